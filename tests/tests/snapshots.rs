@@ -220,9 +220,10 @@ fn changing_a_media_type_version_changes_code_and_docs() {
         vec![
             "docs/demo/calls.md",
             "fixture-operations/src/demo/calls.rs",
+            "fixture-operations/src/demo/mod.rs",
             "fixture-operations/tests/corpus/demo_calls.rs",
         ],
-        "only the area's code, docs and decode table move"
+        "only the area's code, docs and decode table move, and the API's shared version enums"
     );
     assert!(
         added
@@ -238,7 +239,13 @@ fn changing_a_media_type_version_changes_code_and_docs() {
     );
     assert!(
         added.iter().any(|l| l == "V1_2,"),
-        "the version enum gains V1_2: {added:#?}"
+        "the shared version enum gains V1_2: {added:#?}"
+    );
+    assert!(
+        added
+            .iter()
+            .any(|l| l.starts_with("pub type ") && l.contains("V1_2")),
+        "the operation's version alias names the enum with V1_2: {added:#?}"
     );
     assert!(
         added

@@ -1,5 +1,5 @@
 //! The request builder of an operation, split as progenitor splits its builders: the static
-//! descriptor and version enum, the builder struct, and its impl, each assembled from small
+//! descriptor and version alias, the builder struct, and its impl, each assembled from small
 //! helpers (setters, paging methods, the send methods). All behaviour lives in the runtime.
 
 use super::gates;
@@ -12,7 +12,7 @@ use crate::ir::{ApiIr, AreaIr, OpIr, PageStyle, ResponseKind};
 use proc_macro2::TokenStream;
 use quote::quote;
 
-/// Static descriptor, version enum, builder struct and its impl.
+/// Static descriptor, version alias, builder struct and its impl.
 pub fn emit_items(op: &OpIr, api: &ApiIr, home: &AreaIr) -> TokenStream {
     let gate = gates::operation(op);
     let descriptor = descriptor(op, api);
@@ -88,6 +88,7 @@ fn setters(op: &OpIr, area: &str) -> Vec<TokenStream> {
         let d = doc(&param_doc(p, location));
         setters.push(quote! {
             #d
+            #[inline]
             pub fn #n(mut self, #n: #ty) -> Self {
                 self.req.#call(#wire, &#n);
                 self
@@ -100,6 +101,7 @@ fn setters(op: &OpIr, area: &str) -> Vec<TokenStream> {
     {
         setters.push(quote! {
             /// Sets the request body (optional for this operation).
+            #[inline]
             pub fn body(mut self, body: #ty) -> Self {
                 self.req.#call(body);
                 self
@@ -109,45 +111,20 @@ fn setters(op: &OpIr, area: &str) -> Vec<TokenStream> {
     setters
 }
 
-/// The enum of an operation with several representations (without its gate) and the builder's
-/// `version` setter.
+/// The alias of an operation's version enum (without its gate; see `versions.rs`) and the
+/// builder's `version` setter.
 fn version_enum(op: &OpIr) -> Option<(TokenStream, TokenStream)> {
+    let alias = super::versions::alias(op)?;
     let e = ident(op.version_enum.as_ref()?);
-    let variants = op.versions.iter().enumerate().map(|(i, v)| {
-        let n = ident(&v.variant);
-        let mut text = format!("`{}`: Accept `{}`", v.label, v.accept);
-        if let Some(ct) = &v.content_type {
-            text.push_str(&format!(", Content-Type `{ct}`"));
-        }
-        if i == 0 {
-            text.push_str(" (default)");
-        }
-        let d = doc(&[text]);
-        let default = (i == 0).then(|| quote!(#[default]));
-        quote!(#d #default #n,)
-    });
-    let d = doc(&[
-        format!(
-            "Representations offered by `{}`; the first is the default.",
-            op.id
-        ),
-        String::new(),
-        "Choose one with the builder's `version` method.".into(),
-    ]);
-    let enum_item = quote! {
-        #d
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-        #[allow(non_camel_case_types)]
-        pub enum #e { #(#variants)* }
-    };
     let setter = quote! {
         /// Selects the representation (media type) to send and accept.
+        #[inline]
         pub fn version(mut self, version: #e) -> Self {
             self.req.version(version as usize);
             self
         }
     };
-    Some((enum_item, setter))
+    Some((alias, setter))
 }
 
 /// The builder struct with its documentation.
@@ -232,6 +209,7 @@ fn builder_impl(op: &OpIr, api: &ApiIr, home: &AreaIr, setters: &[TokenStream]) 
     quote! {
         impl<'a> #builder<'a> {
             #tenant_doc
+            #[inline]
             pub fn tenant(mut self, tenant_id: &str) -> Self {
                 self.req.tenant(tenant_id);
                 self
@@ -242,18 +220,21 @@ fn builder_impl(op: &OpIr, api: &ApiIr, home: &AreaIr, setters: &[TokenStream]) 
             #pages
 
             /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+            #[inline]
             pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
                 self.req.timeout(timeout);
                 self
             }
 
             /// Retries this call by `policy` instead of the client's policy.
+            #[inline]
             pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
                 self.req.retry(policy);
                 self
             }
 
             #send_doc
+            #[inline]
             pub fn send(
                 self,
             ) -> impl std::future::Future<Output = Result<#sent_ty, ruckus_one_runtime::Error>> {
@@ -261,6 +242,7 @@ fn builder_impl(op: &OpIr, api: &ApiIr, home: &AreaIr, setters: &[TokenStream]) 
             }
 
             /// Like `send`, also returning the answer's status, headers and request id.
+            #[inline]
             pub fn send_with_response(
                 self,
             ) -> impl std::future::Future<
@@ -319,11 +301,13 @@ fn paging_methods(op: &OpIr, api: &ApiIr, area: &str, out_ty: &TokenStream) -> T
         };
 
         #d
+        #[inline]
         pub fn pages(self) -> ruckus_one_runtime::Pages<'a, #out_ty> {
             self.req.pages(Self::PAGING)
         }
 
         #items_doc
+        #[inline]
         pub fn items(self) -> ruckus_one_runtime::Pages<'a, #item_ty> {
             self.req.items(Self::PAGING)
         }

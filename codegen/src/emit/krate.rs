@@ -210,6 +210,7 @@ pub fn api_mod(api: &ApiIr, area_features: bool) -> TokenStream {
     let markers = feature_markers(api, area_features);
     let settings = services::api_static(api);
     let client = api_client(api, area_features);
+    let versions = super::versions::module(api);
     quote! {
         #docs
         #(#mods)*
@@ -217,6 +218,8 @@ pub fn api_mod(api: &ApiIr, area_features: bool) -> TokenStream {
         #(#markers)*
 
         #settings
+
+        #versions
 
         #client
     }

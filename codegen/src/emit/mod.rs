@@ -21,6 +21,7 @@ pub(crate) mod sim;
 mod text;
 mod types;
 mod unions;
+mod versions;
 
 pub use text::PREAMBLE;
 

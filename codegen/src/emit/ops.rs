@@ -160,6 +160,7 @@ pub(super) fn send_and_wait(op: &OpIr, api: &ApiIr, area: &str) -> TokenStream {
     ]);
     quote! {
         #d
+        #[inline]
         pub fn send_and_wait(
             self,
             options: &ruckus_one_runtime::WaitOptions,
@@ -294,6 +295,7 @@ pub fn emit_method(op: &OpIr, api: &ApiIr, home: &AreaIr) -> TokenStream {
         #(#aliases)*
         #deprecated
         #many
+        #[inline]
         pub fn #name(&self, #(#args),*) -> #builder<'a> {
             #binding = ruckus_one_runtime::Request::new(self.client, &#stat, &[#(#path_args),*]);
             #(#calls)*

@@ -182,6 +182,7 @@ fn object(
 
         impl #name {
             #new_doc
+            #[inline]
             pub fn new(#(#args),*) -> Self {
                 Self { #(#inits),* #comma #open_init }
             }

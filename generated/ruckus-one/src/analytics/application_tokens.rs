@@ -78,6 +78,7 @@ impl<'de> serde::Deserialize<'de> for ApplicationToken {
 }
 impl ApplicationToken {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -170,6 +171,7 @@ impl<'de> serde::Deserialize<'de> for CreateApplicationTokenRequest {
 }
 impl CreateApplicationTokenRequest {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self { name }
     }
@@ -207,6 +209,7 @@ impl<'a> ApplicationTokensClient<'a> {
     #[doc(alias = "GET /applicationTokens")]
     #[doc(alias = "/ai/applicationTokens")]
     #[doc(alias = "GET /ai/applicationTokens")]
+    #[inline]
     pub fn list_application_tokens(&self) -> ListApplicationTokens<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -228,6 +231,7 @@ impl<'a> ApplicationTokensClient<'a> {
     #[doc(alias = "POST /applicationTokens")]
     #[doc(alias = "/ai/applicationTokens")]
     #[doc(alias = "POST /ai/applicationTokens")]
+    #[inline]
     pub fn create_application_token(
         &self,
         body: &CreateApplicationTokenRequest,
@@ -253,6 +257,7 @@ impl<'a> ApplicationTokensClient<'a> {
     #[doc(alias = "DELETE /applicationTokens/{applicationTokenId}")]
     #[doc(alias = "/ai/applicationTokens/{applicationTokenId}")]
     #[doc(alias = "DELETE /ai/applicationTokens/{applicationTokenId}")]
+    #[inline]
     pub fn delete_application_token(
         &self,
         application_token_id: &str,
@@ -277,6 +282,7 @@ impl<'a> ApplicationTokensClient<'a> {
     #[doc(alias = "GET /applicationTokens/{applicationTokenId}")]
     #[doc(alias = "/ai/applicationTokens/{applicationTokenId}")]
     #[doc(alias = "GET /ai/applicationTokens/{applicationTokenId}")]
+    #[inline]
     pub fn get_application_token(
         &self,
         application_token_id: &str,
@@ -301,6 +307,7 @@ impl<'a> ApplicationTokensClient<'a> {
     #[doc(alias = "POST /applicationTokens/{applicationTokenId}/rotateSecret")]
     #[doc(alias = "/ai/applicationTokens/{applicationTokenId}/rotateSecret")]
     #[doc(alias = "POST /ai/applicationTokens/{applicationTokenId}/rotateSecret")]
+    #[inline]
     pub fn rotate_application_token_secret(
         &self,
         application_token_id: &str,
@@ -339,21 +346,25 @@ pub struct ListApplicationTokens<'a> {
 }
 impl<'a> ListApplicationTokens<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -362,6 +373,7 @@ impl<'a> ListApplicationTokens<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -397,21 +409,25 @@ pub struct CreateApplicationToken<'a> {
 }
 impl<'a> CreateApplicationToken<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -420,6 +436,7 @@ impl<'a> CreateApplicationToken<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -455,21 +472,25 @@ pub struct DeleteApplicationToken<'a> {
 }
 impl<'a> DeleteApplicationToken<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -478,6 +499,7 @@ impl<'a> DeleteApplicationToken<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -513,21 +535,25 @@ pub struct GetApplicationToken<'a> {
 }
 impl<'a> GetApplicationToken<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -536,6 +562,7 @@ impl<'a> GetApplicationToken<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -571,21 +598,25 @@ pub struct RotateApplicationTokenSecret<'a> {
 }
 impl<'a> RotateApplicationTokenSecret<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -594,6 +625,7 @@ impl<'a> RotateApplicationTokenSecret<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

@@ -92,6 +92,7 @@ impl<'de> serde::Deserialize<'de> for ErrorBody {
 )]
 impl ErrorBody {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             errors: None,
@@ -191,6 +192,7 @@ impl<'de> serde::Deserialize<'de> for ErrorMessage {
 )]
 impl ErrorMessage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             message: None,
@@ -291,6 +293,7 @@ impl<'de> serde::Deserialize<'de> for NodePathElement {
 )]
 impl NodePathElement {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             type_: None,
@@ -392,6 +395,7 @@ impl<'de> serde::Deserialize<'de> for ResourceGroup {
 #[cfg(any(feature = "analytics-resource-groups", feature = "analytics-users"))]
 impl ResourceGroup {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, filter: ResourceGroupFilter) -> Self {
         Self {
             id: None,
@@ -482,6 +486,7 @@ impl<'de> serde::Deserialize<'de> for ResourceGroupFilter {
 #[cfg(any(feature = "analytics-resource-groups", feature = "analytics-users"))]
 impl ResourceGroupFilter {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(network_nodes: Vec<NodePath>, switch_nodes: Vec<NodePath>) -> Self {
         Self {
             network_nodes,

@@ -96,6 +96,7 @@ impl<'de> serde::Deserialize<'de> for License {
 }
 impl License {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             license_id: None,
@@ -211,6 +212,7 @@ impl<'de> serde::Deserialize<'de> for LicenseAssignment {
 }
 impl LicenseAssignment {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             device_id: None,
@@ -285,6 +287,7 @@ impl<'de> serde::Deserialize<'de> for LicenseAssignmentUpdate {
 }
 impl LicenseAssignmentUpdate {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(device_id: String, ap_mac_list: Vec<String>) -> Self {
         Self { device_id, ap_mac_list }
     }
@@ -344,6 +347,7 @@ impl<'de> serde::Deserialize<'de> for LicenseHierarchy {
 }
 impl LicenseHierarchy {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             children: None,
@@ -438,6 +442,7 @@ impl<'de> serde::Deserialize<'de> for LicenseHierarchyAp {
 }
 impl LicenseHierarchyAp {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             ap_mac: None,
@@ -544,6 +549,7 @@ impl<'de> serde::Deserialize<'de> for LicenseHierarchyChild {
 }
 impl LicenseHierarchyChild {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             type_: None,
@@ -619,6 +625,7 @@ impl<'de> serde::Deserialize<'de> for LicenseHierarchyQuery {
 }
 impl LicenseHierarchyQuery {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self { path: None }
     }
@@ -698,6 +705,7 @@ impl<'de> serde::Deserialize<'de> for LicenseUpdateResult {
 }
 impl LicenseUpdateResult {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             license_id: None,
@@ -789,6 +797,7 @@ impl<'de> serde::Deserialize<'de> for OrphanedAp {
 }
 impl OrphanedAp {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             device_id: None,
@@ -860,6 +869,7 @@ impl<'de> serde::Deserialize<'de> for OrphanedApDeletion {
 }
 impl OrphanedApDeletion {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(ap_mac: String, device_id: String) -> Self {
         Self { ap_mac, device_id }
     }
@@ -898,6 +908,7 @@ impl<'a> LicensesClient<'a> {
     #[doc(alias = "POST /licenses/query")]
     #[doc(alias = "/ai/licenses/query")]
     #[doc(alias = "POST /ai/licenses/query")]
+    #[inline]
     pub fn query_licenses_and_hierarchy(
         &self,
         body: &LicenseHierarchyQuery,
@@ -925,6 +936,7 @@ impl<'a> LicensesClient<'a> {
     #[doc(alias = "GET /licenses")]
     #[doc(alias = "/ai/licenses")]
     #[doc(alias = "GET /ai/licenses")]
+    #[inline]
     pub fn list_licenses(&self) -> ListLicenses<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &LIST_LICENSES, &[]);
         ListLicenses { req }
@@ -941,6 +953,7 @@ impl<'a> LicensesClient<'a> {
     #[doc(alias = "POST /licenses/refresh")]
     #[doc(alias = "/ai/licenses/refresh")]
     #[doc(alias = "POST /ai/licenses/refresh")]
+    #[inline]
     pub fn refresh_licenses(&self) -> RefreshLicenses<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &REFRESH_LICENSES, &[]);
         RefreshLicenses { req }
@@ -962,6 +975,7 @@ impl<'a> LicensesClient<'a> {
     #[doc(alias = "DELETE /licenses/{licenseId}/orphanedAps")]
     #[doc(alias = "/ai/licenses/{licenseId}/orphanedAps")]
     #[doc(alias = "DELETE /ai/licenses/{licenseId}/orphanedAps")]
+    #[inline]
     pub fn delete_orphaned_aps(
         &self,
         license_id: &str,
@@ -988,6 +1002,7 @@ impl<'a> LicensesClient<'a> {
     #[doc(alias = "GET /licenses/{licenseId}")]
     #[doc(alias = "/ai/licenses/{licenseId}")]
     #[doc(alias = "GET /ai/licenses/{licenseId}")]
+    #[inline]
     pub fn get_license(&self, license_id: &str) -> GetLicense<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1013,6 +1028,7 @@ impl<'a> LicensesClient<'a> {
     #[doc(alias = "PUT /licenses/{licenseId}")]
     #[doc(alias = "/ai/licenses/{licenseId}")]
     #[doc(alias = "PUT /ai/licenses/{licenseId}")]
+    #[inline]
     pub fn update_license(
         &self,
         license_id: &str,
@@ -1051,21 +1067,25 @@ pub struct QueryLicensesAndHierarchy<'a> {
 }
 impl<'a> QueryLicensesAndHierarchy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1074,6 +1094,7 @@ impl<'a> QueryLicensesAndHierarchy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1109,21 +1130,25 @@ pub struct ListLicenses<'a> {
 }
 impl<'a> ListLicenses<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1132,6 +1157,7 @@ impl<'a> ListLicenses<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1167,21 +1193,25 @@ pub struct RefreshLicenses<'a> {
 }
 impl<'a> RefreshLicenses<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1190,6 +1220,7 @@ impl<'a> RefreshLicenses<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1225,21 +1256,25 @@ pub struct DeleteOrphanedAps<'a> {
 }
 impl<'a> DeleteOrphanedAps<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1248,6 +1283,7 @@ impl<'a> DeleteOrphanedAps<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1283,27 +1319,32 @@ pub struct GetLicense<'a> {
 }
 impl<'a> GetLicense<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<License, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1336,21 +1377,25 @@ pub struct UpdateLicense<'a> {
 }
 impl<'a> UpdateLicense<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1359,6 +1404,7 @@ impl<'a> UpdateLicense<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

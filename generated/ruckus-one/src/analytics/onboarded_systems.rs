@@ -102,6 +102,7 @@ impl<'de> serde::Deserialize<'de> for OnboardedSystem {
 }
 impl OnboardedSystem {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             device_id: None,
@@ -235,6 +236,7 @@ impl<'de> serde::Deserialize<'de> for OnboardedSystemMetadata {
 }
 impl OnboardedSystemMetadata {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             serial_number: None,
@@ -329,6 +331,7 @@ impl<'de> serde::Deserialize<'de> for OnboardedSystemOnboarder {
 }
 impl OnboardedSystemOnboarder {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             user_id: None,
@@ -389,6 +392,7 @@ impl<'a> OnboardedSystemsClient<'a> {
     #[doc(alias = "GET /onboardedSystems")]
     #[doc(alias = "/ai/onboardedSystems")]
     #[doc(alias = "GET /ai/onboardedSystems")]
+    #[inline]
     pub fn list_onboarded_systems(&self) -> ListOnboardedSystems<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -410,6 +414,7 @@ impl<'a> OnboardedSystemsClient<'a> {
     #[doc(alias = "DELETE /onboardedSystems/{deviceId}")]
     #[doc(alias = "/ai/onboardedSystems/{deviceId}")]
     #[doc(alias = "DELETE /ai/onboardedSystems/{deviceId}")]
+    #[inline]
     pub fn delete_onboarded_system(&self, device_id: &str) -> DeleteOnboardedSystem<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -431,6 +436,7 @@ impl<'a> OnboardedSystemsClient<'a> {
     #[doc(alias = "GET /onboardedSystems/{deviceId}")]
     #[doc(alias = "/ai/onboardedSystems/{deviceId}")]
     #[doc(alias = "GET /ai/onboardedSystems/{deviceId}")]
+    #[inline]
     pub fn get_onboarded_system(&self, device_id: &str) -> GetOnboardedSystem<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -464,21 +470,25 @@ pub struct ListOnboardedSystems<'a> {
 }
 impl<'a> ListOnboardedSystems<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -487,6 +497,7 @@ impl<'a> ListOnboardedSystems<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -522,21 +533,25 @@ pub struct DeleteOnboardedSystem<'a> {
 }
 impl<'a> DeleteOnboardedSystem<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -545,6 +560,7 @@ impl<'a> DeleteOnboardedSystem<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -580,21 +596,25 @@ pub struct GetOnboardedSystem<'a> {
 }
 impl<'a> GetOnboardedSystem<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -603,6 +623,7 @@ impl<'a> GetOnboardedSystem<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

@@ -110,6 +110,7 @@ impl<'de> serde::Deserialize<'de> for ResourceGroupFilterQuery {
 }
 impl ResourceGroupFilterQuery {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(search_string: String, search_type: FilterSearchType) -> Self {
         Self { search_string, search_type }
     }
@@ -181,6 +182,7 @@ impl<'de> serde::Deserialize<'de> for ResourceGroupFilterSearchResult {
 }
 impl ResourceGroupFilterSearchResult {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             network_nodes: None,
@@ -268,6 +270,7 @@ impl<'de> serde::Deserialize<'de> for ResourceGroupInput {
 }
 impl ResourceGroupInput {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, filter: super::common::ResourceGroupFilter) -> Self {
         Self {
             name,
@@ -314,6 +317,7 @@ impl<'a> ResourceGroupsClient<'a> {
     #[doc(alias = "GET /resourceGroups")]
     #[doc(alias = "/ai/resourceGroups")]
     #[doc(alias = "GET /ai/resourceGroups")]
+    #[inline]
     pub fn list_resource_groups(&self) -> ListResourceGroups<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -335,6 +339,7 @@ impl<'a> ResourceGroupsClient<'a> {
     #[doc(alias = "POST /resourceGroups")]
     #[doc(alias = "/ai/resourceGroups")]
     #[doc(alias = "POST /ai/resourceGroups")]
+    #[inline]
     pub fn create_resource_group(
         &self,
         body: &ResourceGroupInput,
@@ -363,6 +368,7 @@ impl<'a> ResourceGroupsClient<'a> {
     #[doc(alias = "POST /resourceGroups/filters/query")]
     #[doc(alias = "/ai/resourceGroups/filters/query")]
     #[doc(alias = "POST /ai/resourceGroups/filters/query")]
+    #[inline]
     pub fn query_resource_group_filters(
         &self,
         body: &ResourceGroupFilterQuery,
@@ -388,6 +394,7 @@ impl<'a> ResourceGroupsClient<'a> {
     #[doc(alias = "GET /resourceGroups/{resourceGroupId}")]
     #[doc(alias = "/ai/resourceGroups/{resourceGroupId}")]
     #[doc(alias = "GET /ai/resourceGroups/{resourceGroupId}")]
+    #[inline]
     pub fn get_resource_group(&self, resource_group_id: &str) -> GetResourceGroup<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -410,6 +417,7 @@ impl<'a> ResourceGroupsClient<'a> {
     #[doc(alias = "PUT /resourceGroups/{resourceGroupId}")]
     #[doc(alias = "/ai/resourceGroups/{resourceGroupId}")]
     #[doc(alias = "PUT /ai/resourceGroups/{resourceGroupId}")]
+    #[inline]
     pub fn update_resource_group(
         &self,
         resource_group_id: &str,
@@ -448,21 +456,25 @@ pub struct ListResourceGroups<'a> {
 }
 impl<'a> ListResourceGroups<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -471,6 +483,7 @@ impl<'a> ListResourceGroups<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -506,21 +519,25 @@ pub struct CreateResourceGroup<'a> {
 }
 impl<'a> CreateResourceGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -529,6 +546,7 @@ impl<'a> CreateResourceGroup<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -564,21 +582,25 @@ pub struct QueryResourceGroupFilters<'a> {
 }
 impl<'a> QueryResourceGroupFilters<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -587,6 +609,7 @@ impl<'a> QueryResourceGroupFilters<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -622,21 +645,25 @@ pub struct GetResourceGroup<'a> {
 }
 impl<'a> GetResourceGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -645,6 +672,7 @@ impl<'a> GetResourceGroup<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -680,21 +708,25 @@ pub struct UpdateResourceGroup<'a> {
 }
 impl<'a> UpdateResourceGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -703,6 +735,7 @@ impl<'a> UpdateResourceGroup<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

@@ -610,6 +610,7 @@ impl<'de> serde::Deserialize<'de> for Schedule {
 }
 impl Schedule {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -749,6 +750,7 @@ impl<'de> serde::Deserialize<'de> for ScheduleBatchResult {
 }
 impl ScheduleBatchResult {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             result: None,
@@ -834,6 +836,7 @@ impl<'de> serde::Deserialize<'de> for ScheduleCreated {
 }
 impl ScheduleCreated {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -923,6 +926,7 @@ impl<'de> serde::Deserialize<'de> for ScheduleIds {
 }
 impl ScheduleIds {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(ids: Vec<String>) -> Self {
         Self { ids }
     }
@@ -977,6 +981,7 @@ impl<'de> serde::Deserialize<'de> for ScheduleList {
 }
 impl ScheduleList {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             result: None,
@@ -1177,6 +1182,7 @@ impl<'de> serde::Deserialize<'de> for ScheduleUpdated {
 }
 impl ScheduleUpdated {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1360,6 +1366,7 @@ impl<'de> serde::Deserialize<'de> for UpdateScheduleRequest {
 }
 impl UpdateScheduleRequest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -1465,6 +1472,7 @@ impl<'a> SchedulesClient<'a> {
     #[doc(alias = "POST /schedules/retry")]
     #[doc(alias = "/ai/schedules/retry")]
     #[doc(alias = "POST /ai/schedules/retry")]
+    #[inline]
     pub fn retry_failed_report_schedules(
         &self,
         body: &ScheduleIds,
@@ -1490,6 +1498,7 @@ impl<'a> SchedulesClient<'a> {
     #[doc(alias = "DELETE /schedules")]
     #[doc(alias = "/ai/schedules")]
     #[doc(alias = "DELETE /ai/schedules")]
+    #[inline]
     pub fn delete_schedules(&self, body: &ScheduleIds) -> DeleteSchedules<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1515,6 +1524,7 @@ impl<'a> SchedulesClient<'a> {
     #[doc(alias = "GET /schedules")]
     #[doc(alias = "/ai/schedules")]
     #[doc(alias = "GET /ai/schedules")]
+    #[inline]
     pub fn list_schedules(&self) -> ListSchedules<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &LIST_SCHEDULES, &[]);
         ListSchedules { req }
@@ -1535,6 +1545,7 @@ impl<'a> SchedulesClient<'a> {
     #[doc(alias = "POST /schedules")]
     #[doc(alias = "/ai/schedules")]
     #[doc(alias = "POST /ai/schedules")]
+    #[inline]
     pub fn create_schedule(&self, body: &CreateScheduleRequest) -> CreateSchedule<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1557,6 +1568,7 @@ impl<'a> SchedulesClient<'a> {
     #[doc(alias = "GET /schedules/{scheduleId}/logs")]
     #[doc(alias = "/ai/schedules/{scheduleId}/logs")]
     #[doc(alias = "GET /ai/schedules/{scheduleId}/logs")]
+    #[inline]
     pub fn get_schedule_execution_logs(
         &self,
         schedule_id: &str,
@@ -1584,6 +1596,7 @@ impl<'a> SchedulesClient<'a> {
     #[doc(alias = "GET /schedules/{scheduleId}")]
     #[doc(alias = "/ai/schedules/{scheduleId}")]
     #[doc(alias = "GET /ai/schedules/{scheduleId}")]
+    #[inline]
     pub fn get_schedule(&self, schedule_id: &str) -> GetSchedule<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1609,6 +1622,7 @@ impl<'a> SchedulesClient<'a> {
     #[doc(alias = "PATCH /schedules/{scheduleId}")]
     #[doc(alias = "/ai/schedules/{scheduleId}")]
     #[doc(alias = "PATCH /ai/schedules/{scheduleId}")]
+    #[inline]
     pub fn update_schedule(
         &self,
         schedule_id: &str,
@@ -1647,21 +1661,25 @@ pub struct RetryFailedReportSchedules<'a> {
 }
 impl<'a> RetryFailedReportSchedules<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1670,6 +1688,7 @@ impl<'a> RetryFailedReportSchedules<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1705,21 +1724,25 @@ pub struct DeleteSchedules<'a> {
 }
 impl<'a> DeleteSchedules<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1728,6 +1751,7 @@ impl<'a> DeleteSchedules<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1764,6 +1788,7 @@ pub struct ListSchedules<'a> {
 }
 impl<'a> ListSchedules<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -1771,21 +1796,25 @@ impl<'a> ListSchedules<'a> {
     /// Return only schedules with this status.
     ///
     /// query parameter `status`; `ScheduleStatus`.
+    #[inline]
     pub fn status(mut self, status: ScheduleStatus) -> Self {
         self.req.query("status", &status);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1794,6 +1823,7 @@ impl<'a> ListSchedules<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1829,21 +1859,25 @@ pub struct CreateSchedule<'a> {
 }
 impl<'a> CreateSchedule<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1852,6 +1886,7 @@ impl<'a> CreateSchedule<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1887,21 +1922,25 @@ pub struct GetScheduleExecutionLogs<'a> {
 }
 impl<'a> GetScheduleExecutionLogs<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1910,6 +1949,7 @@ impl<'a> GetScheduleExecutionLogs<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1945,27 +1985,32 @@ pub struct GetSchedule<'a> {
 }
 impl<'a> GetSchedule<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<Schedule, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2001,21 +2046,25 @@ pub struct UpdateSchedule<'a> {
 }
 impl<'a> UpdateSchedule<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2024,6 +2073,7 @@ impl<'a> UpdateSchedule<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

@@ -62,6 +62,7 @@ impl<'de> serde::Deserialize<'de> for AddInternalUserRequest {
 }
 impl AddInternalUserRequest {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(resource_group_id: String, role: UserRole, swu_id: String) -> Self {
         Self {
             resource_group_id,
@@ -198,6 +199,7 @@ impl<'de> serde::Deserialize<'de> for InviteThirdPartyUserRequest {
 }
 impl InviteThirdPartyUserRequest {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(email: String, resource_group_id: String, role: UserRole) -> Self {
         Self {
             email,
@@ -287,6 +289,7 @@ impl<'de> serde::Deserialize<'de> for InvitedUser {
 }
 impl InvitedUser {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             invited_user_id: None,
@@ -372,6 +375,7 @@ impl<'de> serde::Deserialize<'de> for InviterUser {
 }
 impl InviterUser {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             first_name: None,
@@ -438,6 +442,7 @@ impl<'de> serde::Deserialize<'de> for UpdateUserRequest {
 }
 impl UpdateUserRequest {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(resource_group_id: String, role: UserRole) -> Self {
         Self { resource_group_id, role }
     }
@@ -527,6 +532,7 @@ impl<'de> serde::Deserialize<'de> for User {
 }
 impl User {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -639,6 +645,7 @@ impl<'de> serde::Deserialize<'de> for UserInvitation {
 }
 impl UserInvitation {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             state: None,
@@ -761,6 +768,7 @@ impl<'de> serde::Deserialize<'de> for UserListItem {
 }
 impl UserListItem {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -889,6 +897,7 @@ impl<'de> serde::Deserialize<'de> for UserResourceMapping {
 }
 impl UserResourceMapping {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             role: None,
@@ -1022,6 +1031,7 @@ impl<'a> UsersClient<'a> {
     #[doc(alias = "DELETE /users")]
     #[doc(alias = "/ai/users")]
     #[doc(alias = "DELETE /ai/users")]
+    #[inline]
     pub fn delete_users(&self, body: &Vec<String>) -> DeleteUsers<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &DELETE_USERS, &[]);
         req.json(body);
@@ -1039,6 +1049,7 @@ impl<'a> UsersClient<'a> {
     #[doc(alias = "GET /users")]
     #[doc(alias = "/ai/users")]
     #[doc(alias = "GET /ai/users")]
+    #[inline]
     pub fn list_users(&self) -> ListUsers<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &LIST_USERS, &[]);
         ListUsers { req }
@@ -1059,6 +1070,7 @@ impl<'a> UsersClient<'a> {
     #[doc(alias = "POST /users/internal")]
     #[doc(alias = "/ai/users/internal")]
     #[doc(alias = "POST /ai/users/internal")]
+    #[inline]
     pub fn add_internal_user(
         &self,
         body: &AddInternalUserRequest,
@@ -1084,6 +1096,7 @@ impl<'a> UsersClient<'a> {
     #[doc(alias = "POST /users/invitations")]
     #[doc(alias = "/ai/users/invitations")]
     #[doc(alias = "POST /ai/users/invitations")]
+    #[inline]
     pub fn invite_third_party_user(
         &self,
         body: &InviteThirdPartyUserRequest,
@@ -1112,6 +1125,7 @@ impl<'a> UsersClient<'a> {
     #[doc(alias = "GET /users/internal")]
     #[doc(alias = "/ai/users/internal")]
     #[doc(alias = "GET /ai/users/internal")]
+    #[inline]
     pub fn list_internal_users(&self) -> ListInternalUsers<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1138,6 +1152,7 @@ impl<'a> UsersClient<'a> {
     #[doc(alias = "PUT /users/{userId}")]
     #[doc(alias = "/ai/users/{userId}")]
     #[doc(alias = "PUT /ai/users/{userId}")]
+    #[inline]
     pub fn update_user(
         &self,
         user_id: &str,
@@ -1176,21 +1191,25 @@ pub struct DeleteUsers<'a> {
 }
 impl<'a> DeleteUsers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1199,6 +1218,7 @@ impl<'a> DeleteUsers<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1234,21 +1254,25 @@ pub struct ListUsers<'a> {
 }
 impl<'a> ListUsers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1257,6 +1281,7 @@ impl<'a> ListUsers<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1292,27 +1317,32 @@ pub struct AddInternalUser<'a> {
 }
 impl<'a> AddInternalUser<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<User, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1345,21 +1375,25 @@ pub struct InviteThirdPartyUser<'a> {
 }
 impl<'a> InviteThirdPartyUser<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1368,6 +1402,7 @@ impl<'a> InviteThirdPartyUser<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1403,21 +1438,25 @@ pub struct ListInternalUsers<'a> {
 }
 impl<'a> ListInternalUsers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1426,6 +1465,7 @@ impl<'a> ListInternalUsers<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1461,27 +1501,32 @@ pub struct UpdateUser<'a> {
 }
 impl<'a> UpdateUser<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<User, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

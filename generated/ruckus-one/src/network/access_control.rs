@@ -75,6 +75,7 @@ impl<'de> serde::Deserialize<'de> for AccessControlProfileV1 {
 }
 impl AccessControlProfileV1 {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             application_policy: None,
@@ -181,6 +182,7 @@ impl<'de> serde::Deserialize<'de> for ApplicationLibraryApplication {
 }
 impl ApplicationLibraryApplication {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -249,6 +251,7 @@ impl<'de> serde::Deserialize<'de> for ApplicationLibraryApplications {
 }
 impl ApplicationLibraryApplications {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             applications: None,
@@ -314,6 +317,7 @@ impl<'de> serde::Deserialize<'de> for ApplicationLibraryCategories {
 }
 impl ApplicationLibraryCategories {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             categories: None,
@@ -380,6 +384,7 @@ impl<'de> serde::Deserialize<'de> for ApplicationLibraryCategory {
 }
 impl ApplicationLibraryCategory {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -471,6 +476,7 @@ impl<'de> serde::Deserialize<'de> for ApplicationLibrarySettings {
 }
 impl ApplicationLibrarySettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             changed_applications: None,
@@ -588,6 +594,7 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicyV1 {
 }
 impl ApplicationPolicyV1 {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             description: None,
@@ -698,6 +705,7 @@ impl<'de> serde::Deserialize<'de> for ChangedApplication {
 }
 impl ChangedApplication {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             application_id: None,
@@ -826,6 +834,7 @@ impl<'de> serde::Deserialize<'de> for ChangedApplicationImpactedItem {
 }
 impl ChangedApplicationImpactedItem {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             application_policy_id: None,
@@ -995,6 +1004,7 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyV1 {
 }
 impl DevicePolicyV1 {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             default_access: None,
@@ -1098,6 +1108,7 @@ impl<'de> serde::Deserialize<'de> for IdAndEnabled {
 }
 impl IdAndEnabled {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             enabled: None,
@@ -1150,6 +1161,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Accepts sortByCountField.
     #[doc(alias = "/accessControlProfiles/query")]
     #[doc(alias = "POST /accessControlProfiles/query")]
+    #[inline]
     pub fn query_access_control_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -1171,6 +1183,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     #[doc(alias = "/accessControlProfiles/{accessControlProfileId}")]
     #[doc(alias = "GET /accessControlProfiles/{accessControlProfileId}")]
+    #[inline]
     pub fn get_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -1191,6 +1204,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetAccessControlProfileV1::version`)
     #[doc(alias = "/accessControlProfiles/{accessControlProfileId}")]
     #[doc(alias = "GET /accessControlProfiles/{accessControlProfileId}")]
+    #[inline]
     pub fn get_access_control_profile_v1(
         &self,
         access_control_profile_id: &str,
@@ -1213,6 +1227,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/accessControlProfiles/{accessControlProfileId}")]
     #[doc(alias = "PUT /accessControlProfiles/{accessControlProfileId}")]
+    #[inline]
     pub fn update_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -1237,6 +1252,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/accessControlProfiles/{accessControlProfileId}")]
     #[doc(alias = "PUT /accessControlProfiles/{accessControlProfileId}")]
+    #[inline]
     pub fn update_access_control_profile_v1(
         &self,
         access_control_profile_id: &str,
@@ -1262,6 +1278,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/accessControlProfiles/{accessControlProfileId}")]
     #[doc(alias = "DELETE /accessControlProfiles/{accessControlProfileId}")]
+    #[inline]
     pub fn delete_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -1288,6 +1305,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(
         alias = "PUT /accessControlProfiles/{accessControlProfileId}/applicationPolicies/{applicationPolicyId}"
     )]
+    #[inline]
     pub fn add_application_policy_to_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -1317,6 +1335,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(
         alias = "DELETE /accessControlProfiles/{accessControlProfileId}/applicationPolicies/{applicationPolicyId}"
     )]
+    #[inline]
     pub fn remove_application_policy_from_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -1346,6 +1365,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(
         alias = "PUT /accessControlProfiles/{accessControlProfileId}/devicePolicies/{devicePolicyId}"
     )]
+    #[inline]
     pub fn add_device_policy_to_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -1375,6 +1395,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(
         alias = "DELETE /accessControlProfiles/{accessControlProfileId}/devicePolicies/{devicePolicyId}"
     )]
+    #[inline]
     pub fn remove_device_policy_from_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -1404,6 +1425,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(
         alias = "PUT /accessControlProfiles/{accessControlProfileId}/l2AclPolicies/{l2AclPolicyId}"
     )]
+    #[inline]
     pub fn add_l2_acl_policy_to_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -1433,6 +1455,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(
         alias = "DELETE /accessControlProfiles/{accessControlProfileId}/l2AclPolicies/{l2AclPolicyId}"
     )]
+    #[inline]
     pub fn remove_l2_acl_policy_from_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -1462,6 +1485,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(
         alias = "PUT /accessControlProfiles/{accessControlProfileId}/l3AclPolicies/{l3AclPolicyId}"
     )]
+    #[inline]
     pub fn add_l3_acl_policy_to_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -1491,6 +1515,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(
         alias = "DELETE /accessControlProfiles/{accessControlProfileId}/l3AclPolicies/{l3AclPolicyId}"
     )]
+    #[inline]
     pub fn remove_l3_acl_policy_from_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -1515,6 +1540,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/applicationPolicies")]
     #[doc(alias = "POST /applicationPolicies")]
+    #[inline]
     pub fn create_application_policy(
         &self,
         body: &super::common::ApplicationPolicy,
@@ -1537,6 +1563,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/applicationPolicies")]
     #[doc(alias = "POST /applicationPolicies")]
+    #[inline]
     pub fn create_application_policy_v1(
         &self,
         body: &ApplicationPolicyV1,
@@ -1559,6 +1586,7 @@ impl<'a> AccessControlClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/applicationPolicies")]
     #[doc(alias = "GET /applicationPolicies")]
+    #[inline]
     pub fn list_application_policies(&self) -> ListApplicationPolicies<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1580,6 +1608,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Accepts sortByCountField.
     #[doc(alias = "/applicationPolicies/query")]
     #[doc(alias = "POST /applicationPolicies/query")]
+    #[inline]
     pub fn query_application_policies(
         &self,
         body: &super::common::QueryRequest,
@@ -1603,6 +1632,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "/applicationPolicies/{applicationPolicyId}")]
     #[doc(alias = "GET /applicationPolicies/{applicationPolicyId}")]
     #[doc(alias = "getApplicationPolicy")]
+    #[inline]
     pub fn get_application_policy(
         &self,
         application_policy_id: &str,
@@ -1625,6 +1655,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "/applicationPolicies/{applicationPolicyId}")]
     #[doc(alias = "GET /applicationPolicies/{applicationPolicyId}")]
     #[doc(alias = "getApplicationPolicy")]
+    #[inline]
     pub fn get_application_policy_v1(
         &self,
         application_policy_id: &str,
@@ -1649,6 +1680,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "/applicationPolicies/{applicationPolicyId}")]
     #[doc(alias = "PUT /applicationPolicies/{applicationPolicyId}")]
     #[doc(alias = "updateApplicationPolicy")]
+    #[inline]
     pub fn update_application_policy(
         &self,
         application_policy_id: &str,
@@ -1675,6 +1707,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "/applicationPolicies/{applicationPolicyId}")]
     #[doc(alias = "PUT /applicationPolicies/{applicationPolicyId}")]
     #[doc(alias = "updateApplicationPolicy")]
+    #[inline]
     pub fn update_application_policy_v1(
         &self,
         application_policy_id: &str,
@@ -1700,6 +1733,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "/applicationPolicies/{applicationPolicyId}")]
     #[doc(alias = "DELETE /applicationPolicies/{applicationPolicyId}")]
     #[doc(alias = "deleteApplicationPolicy")]
+    #[inline]
     pub fn delete_application_policy(
         &self,
         application_policy_id: &str,
@@ -1721,6 +1755,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/devicePolicies")]
     #[doc(alias = "POST /devicePolicies")]
+    #[inline]
     pub fn create_device_policy(
         &self,
         body: &super::common::DevicePolicy,
@@ -1743,6 +1778,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/devicePolicies")]
     #[doc(alias = "POST /devicePolicies")]
+    #[inline]
     pub fn create_device_policy_v1(
         &self,
         body: &DevicePolicyV1,
@@ -1765,6 +1801,7 @@ impl<'a> AccessControlClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/devicePolicies")]
     #[doc(alias = "GET /devicePolicies")]
+    #[inline]
     pub fn list_device_policies(&self) -> ListDevicePolicies<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1786,6 +1823,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Accepts sortByCountField.
     #[doc(alias = "/devicePolicies/query")]
     #[doc(alias = "POST /devicePolicies/query")]
+    #[inline]
     pub fn query_device_policies(
         &self,
         body: &super::common::QueryRequest,
@@ -1809,6 +1847,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "/devicePolicies/{devicePolicyId}")]
     #[doc(alias = "GET /devicePolicies/{devicePolicyId}")]
     #[doc(alias = "getDevicePolicy")]
+    #[inline]
     pub fn get_device_policy(&self, device_policy_id: &str) -> GetDevicePolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1828,6 +1867,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "/devicePolicies/{devicePolicyId}")]
     #[doc(alias = "GET /devicePolicies/{devicePolicyId}")]
     #[doc(alias = "getDevicePolicy")]
+    #[inline]
     pub fn get_device_policy_v1(&self, device_policy_id: &str) -> GetDevicePolicyV1<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1849,6 +1889,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "/devicePolicies/{devicePolicyId}")]
     #[doc(alias = "PUT /devicePolicies/{devicePolicyId}")]
     #[doc(alias = "updateDevicePolicy")]
+    #[inline]
     pub fn update_device_policy(
         &self,
         device_policy_id: &str,
@@ -1875,6 +1916,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "/devicePolicies/{devicePolicyId}")]
     #[doc(alias = "PUT /devicePolicies/{devicePolicyId}")]
     #[doc(alias = "updateDevicePolicy")]
+    #[inline]
     pub fn update_device_policy_v1(
         &self,
         device_policy_id: &str,
@@ -1900,6 +1942,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "/devicePolicies/{devicePolicyId}")]
     #[doc(alias = "DELETE /devicePolicies/{devicePolicyId}")]
     #[doc(alias = "deleteDevicePolicy")]
+    #[inline]
     pub fn delete_device_policy(
         &self,
         device_policy_id: &str,
@@ -1921,6 +1964,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/l2AclPolicies")]
     #[doc(alias = "POST /l2AclPolicies")]
+    #[inline]
     pub fn create_l2_acl_policy(
         &self,
         body: &super::common::L2AclPolicy,
@@ -1943,6 +1987,7 @@ impl<'a> AccessControlClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/l2AclPolicies")]
     #[doc(alias = "GET /l2AclPolicies")]
+    #[inline]
     pub fn list_l2_acl_policies(&self) -> ListL2AclPolicies<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1964,6 +2009,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Accepts sortByCountField.
     #[doc(alias = "/l2AclPolicies/query")]
     #[doc(alias = "POST /l2AclPolicies/query")]
+    #[inline]
     pub fn query_l2_acl_policies(
         &self,
         body: &super::common::QueryRequest,
@@ -1987,6 +2033,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "/l2AclPolicies/{l2AclPolicyId}")]
     #[doc(alias = "GET /l2AclPolicies/{l2AclPolicyId}")]
     #[doc(alias = "getL2AclPolicy")]
+    #[inline]
     pub fn get_l2_acl_policy(&self, l2_acl_policy_id: &str) -> GetL2AclPolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2008,6 +2055,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "/l2AclPolicies/{l2AclPolicyId}")]
     #[doc(alias = "PUT /l2AclPolicies/{l2AclPolicyId}")]
     #[doc(alias = "updateL2AclPolicy")]
+    #[inline]
     pub fn update_l2_acl_policy(
         &self,
         l2_acl_policy_id: &str,
@@ -2033,6 +2081,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "/l2AclPolicies/{l2AclPolicyId}")]
     #[doc(alias = "DELETE /l2AclPolicies/{l2AclPolicyId}")]
     #[doc(alias = "deleteL2AclPolicy")]
+    #[inline]
     pub fn delete_l2_acl_policy(&self, l2_acl_policy_id: &str) -> DeleteL2AclPolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2051,6 +2100,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/l3AclPolicies")]
     #[doc(alias = "POST /l3AclPolicies")]
+    #[inline]
     pub fn create_l3_acl_policy(
         &self,
         body: &super::common::L3AclPolicy,
@@ -2073,6 +2123,7 @@ impl<'a> AccessControlClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/l3AclPolicies")]
     #[doc(alias = "GET /l3AclPolicies")]
+    #[inline]
     pub fn list_l3_acl_policies(&self) -> ListL3AclPolicies<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2094,6 +2145,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Accepts sortByCountField.
     #[doc(alias = "/l3AclPolicies/query")]
     #[doc(alias = "POST /l3AclPolicies/query")]
+    #[inline]
     pub fn query_l3_acl_policies(
         &self,
         body: &super::common::QueryRequest,
@@ -2117,6 +2169,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "/l3AclPolicies/{l3AclPolicyId}")]
     #[doc(alias = "GET /l3AclPolicies/{l3AclPolicyId}")]
     #[doc(alias = "getL3AclPolicy")]
+    #[inline]
     pub fn get_l3_acl_policy(&self, l3_acl_policy_id: &str) -> GetL3AclPolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2138,6 +2191,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "/l3AclPolicies/{l3AclPolicyId}")]
     #[doc(alias = "PUT /l3AclPolicies/{l3AclPolicyId}")]
     #[doc(alias = "updateL3AclPolicy")]
+    #[inline]
     pub fn update_l3_acl_policy(
         &self,
         l3_acl_policy_id: &str,
@@ -2163,6 +2217,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "/l3AclPolicies/{l3AclPolicyId}")]
     #[doc(alias = "DELETE /l3AclPolicies/{l3AclPolicyId}")]
     #[doc(alias = "deleteL3AclPolicy")]
+    #[inline]
     pub fn delete_l3_acl_policy(&self, l3_acl_policy_id: &str) -> DeleteL3AclPolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2180,6 +2235,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListApplicationLibraryCategories::version`)
     #[doc(alias = "/applicationLibraries/{applicationLibraryId}/categories")]
     #[doc(alias = "GET /applicationLibraries/{applicationLibraryId}/categories")]
+    #[inline]
     pub fn list_application_library_categories(
         &self,
         application_library_id: &str,
@@ -2207,6 +2263,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(
         alias = "GET /applicationLibraries/{applicationLibraryId}/categories/{categoryId}/applications"
     )]
+    #[inline]
     pub fn list_application_library_category_applications(
         &self,
         application_library_id: &str,
@@ -2234,6 +2291,7 @@ impl<'a> AccessControlClient<'a> {
     /// - The description also offers a CSV form of this answer (text/csv); this client asks for JSON.
     #[doc(alias = "/applicationLibrarySettings")]
     #[doc(alias = "GET /applicationLibrarySettings")]
+    #[inline]
     pub fn get_application_library_settings(&self) -> GetApplicationLibrarySettings<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2254,6 +2312,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/applicationLibrarySettings")]
     #[doc(alias = "PATCH /applicationLibrarySettings")]
+    #[inline]
     pub fn patch_application_library_settings(
         &self,
         body: &ApplicationLibrarySettings,
@@ -2282,6 +2341,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "/accessControlProfiles")]
     #[doc(alias = "POST /accessControlProfiles")]
     #[doc(alias = "addAccessControlProfile")]
+    #[inline]
     pub fn add_access_control_profile(
         &self,
         body: &super::common::AccessControlProfile,
@@ -2315,16 +2375,11 @@ static QUERY_ACCESS_CONTROL_PROFILES: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `query_access_control_profiles`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryAccessControlProfilesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryAccessControlProfilesVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::query_access_control_profiles` (Query access control profiles).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2335,11 +2390,13 @@ pub struct QueryAccessControlProfiles<'a> {
 }
 impl<'a> QueryAccessControlProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryAccessControlProfilesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -2352,6 +2409,7 @@ impl<'a> QueryAccessControlProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -2363,22 +2421,26 @@ impl<'a> QueryAccessControlProfiles<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::AccessControlProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2390,6 +2452,7 @@ impl<'a> QueryAccessControlProfiles<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2427,21 +2490,25 @@ pub struct GetAccessControlProfile<'a> {
 }
 impl<'a> GetAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2450,6 +2517,7 @@ impl<'a> GetAccessControlProfile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2481,16 +2549,11 @@ static GET_ACCESS_CONTROL_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `get_access_control_profile_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAccessControlProfileV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetAccessControlProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::get_access_control_profile_v1` (Get access control profile (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2501,26 +2564,31 @@ pub struct GetAccessControlProfileV1<'a> {
 }
 impl<'a> GetAccessControlProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetAccessControlProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2529,6 +2597,7 @@ impl<'a> GetAccessControlProfileV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2564,16 +2633,19 @@ pub struct UpdateAccessControlProfile<'a> {
 }
 impl<'a> UpdateAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2581,6 +2653,7 @@ impl<'a> UpdateAccessControlProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2595,6 +2668,7 @@ impl<'a> UpdateAccessControlProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2612,6 +2686,7 @@ impl<'a> UpdateAccessControlProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2647,16 +2722,11 @@ static UPDATE_ACCESS_CONTROL_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `update_access_control_profile_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateAccessControlProfileV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateAccessControlProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::update_access_control_profile_v1` (Update access control profile (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2667,21 +2737,25 @@ pub struct UpdateAccessControlProfileV1<'a> {
 }
 impl<'a> UpdateAccessControlProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateAccessControlProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2689,6 +2763,7 @@ impl<'a> UpdateAccessControlProfileV1<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2703,6 +2778,7 @@ impl<'a> UpdateAccessControlProfileV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2720,6 +2796,7 @@ impl<'a> UpdateAccessControlProfileV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2759,18 +2836,12 @@ static DELETE_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `delete_access_control_profile`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteAccessControlProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteAccessControlProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `AccessControlClient::delete_access_control_profile` (Delete access control profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2781,21 +2852,25 @@ pub struct DeleteAccessControlProfile<'a> {
 }
 impl<'a> DeleteAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteAccessControlProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2803,6 +2878,7 @@ impl<'a> DeleteAccessControlProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2817,6 +2893,7 @@ impl<'a> DeleteAccessControlProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2834,6 +2911,7 @@ impl<'a> DeleteAccessControlProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2869,16 +2947,11 @@ static ADD_APPLICATION_POLICY_TO_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Ope
 };
 /// Representations offered by `add_application_policy_to_access_control_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddApplicationPolicyToAccessControlProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AddApplicationPolicyToAccessControlProfileVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::add_application_policy_to_access_control_profile` (Add application policy to access control profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2889,11 +2962,13 @@ pub struct AddApplicationPolicyToAccessControlProfile<'a> {
 }
 impl<'a> AddApplicationPolicyToAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: AddApplicationPolicyToAccessControlProfileVersion,
@@ -2902,11 +2977,13 @@ impl<'a> AddApplicationPolicyToAccessControlProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2914,6 +2991,7 @@ impl<'a> AddApplicationPolicyToAccessControlProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2928,6 +3006,7 @@ impl<'a> AddApplicationPolicyToAccessControlProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2945,6 +3024,7 @@ impl<'a> AddApplicationPolicyToAccessControlProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2980,16 +3060,11 @@ static REMOVE_APPLICATION_POLICY_FROM_ACCESS_CONTROL_PROFILE: ruckus_one_runtime
 };
 /// Representations offered by `remove_application_policy_from_access_control_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum RemoveApplicationPolicyFromAccessControlProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type RemoveApplicationPolicyFromAccessControlProfileVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::remove_application_policy_from_access_control_profile` (Remove application policy from access control profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3000,11 +3075,13 @@ pub struct RemoveApplicationPolicyFromAccessControlProfile<'a> {
 }
 impl<'a> RemoveApplicationPolicyFromAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: RemoveApplicationPolicyFromAccessControlProfileVersion,
@@ -3013,11 +3090,13 @@ impl<'a> RemoveApplicationPolicyFromAccessControlProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3025,6 +3104,7 @@ impl<'a> RemoveApplicationPolicyFromAccessControlProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3039,6 +3119,7 @@ impl<'a> RemoveApplicationPolicyFromAccessControlProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3056,6 +3137,7 @@ impl<'a> RemoveApplicationPolicyFromAccessControlProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3091,16 +3173,11 @@ static ADD_DEVICE_POLICY_TO_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `add_device_policy_to_access_control_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddDevicePolicyToAccessControlProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AddDevicePolicyToAccessControlProfileVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::add_device_policy_to_access_control_profile` (Add device policy to access control profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3111,11 +3188,13 @@ pub struct AddDevicePolicyToAccessControlProfile<'a> {
 }
 impl<'a> AddDevicePolicyToAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: AddDevicePolicyToAccessControlProfileVersion,
@@ -3124,11 +3203,13 @@ impl<'a> AddDevicePolicyToAccessControlProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3136,6 +3217,7 @@ impl<'a> AddDevicePolicyToAccessControlProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3150,6 +3232,7 @@ impl<'a> AddDevicePolicyToAccessControlProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3167,6 +3250,7 @@ impl<'a> AddDevicePolicyToAccessControlProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3202,16 +3286,11 @@ static REMOVE_DEVICE_POLICY_FROM_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Ope
 };
 /// Representations offered by `remove_device_policy_from_access_control_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum RemoveDevicePolicyFromAccessControlProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type RemoveDevicePolicyFromAccessControlProfileVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::remove_device_policy_from_access_control_profile` (Remove device policy from access control profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3222,11 +3301,13 @@ pub struct RemoveDevicePolicyFromAccessControlProfile<'a> {
 }
 impl<'a> RemoveDevicePolicyFromAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: RemoveDevicePolicyFromAccessControlProfileVersion,
@@ -3235,11 +3316,13 @@ impl<'a> RemoveDevicePolicyFromAccessControlProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3247,6 +3330,7 @@ impl<'a> RemoveDevicePolicyFromAccessControlProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3261,6 +3345,7 @@ impl<'a> RemoveDevicePolicyFromAccessControlProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3278,6 +3363,7 @@ impl<'a> RemoveDevicePolicyFromAccessControlProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3313,16 +3399,11 @@ static ADD_L2_ACL_POLICY_TO_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `add_l2_acl_policy_to_access_control_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddL2AclPolicyToAccessControlProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AddL2AclPolicyToAccessControlProfileVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::add_l2_acl_policy_to_access_control_profile` (Add layer 2 ACL policy to access control profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3333,11 +3414,13 @@ pub struct AddL2AclPolicyToAccessControlProfile<'a> {
 }
 impl<'a> AddL2AclPolicyToAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: AddL2AclPolicyToAccessControlProfileVersion,
@@ -3346,11 +3429,13 @@ impl<'a> AddL2AclPolicyToAccessControlProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3358,6 +3443,7 @@ impl<'a> AddL2AclPolicyToAccessControlProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3372,6 +3458,7 @@ impl<'a> AddL2AclPolicyToAccessControlProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3389,6 +3476,7 @@ impl<'a> AddL2AclPolicyToAccessControlProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3424,16 +3512,11 @@ static REMOVE_L2_ACL_POLICY_FROM_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Ope
 };
 /// Representations offered by `remove_l2_acl_policy_from_access_control_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum RemoveL2AclPolicyFromAccessControlProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type RemoveL2AclPolicyFromAccessControlProfileVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::remove_l2_acl_policy_from_access_control_profile` (Remove layer 2 ACL policy from access control profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3444,11 +3527,13 @@ pub struct RemoveL2AclPolicyFromAccessControlProfile<'a> {
 }
 impl<'a> RemoveL2AclPolicyFromAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: RemoveL2AclPolicyFromAccessControlProfileVersion,
@@ -3457,11 +3542,13 @@ impl<'a> RemoveL2AclPolicyFromAccessControlProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3469,6 +3556,7 @@ impl<'a> RemoveL2AclPolicyFromAccessControlProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3483,6 +3571,7 @@ impl<'a> RemoveL2AclPolicyFromAccessControlProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3500,6 +3589,7 @@ impl<'a> RemoveL2AclPolicyFromAccessControlProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3535,16 +3625,11 @@ static ADD_L3_ACL_POLICY_TO_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `add_l3_acl_policy_to_access_control_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddL3AclPolicyToAccessControlProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AddL3AclPolicyToAccessControlProfileVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::add_l3_acl_policy_to_access_control_profile` (Add layer 3 ACL policy to access control profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3555,11 +3640,13 @@ pub struct AddL3AclPolicyToAccessControlProfile<'a> {
 }
 impl<'a> AddL3AclPolicyToAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: AddL3AclPolicyToAccessControlProfileVersion,
@@ -3568,11 +3655,13 @@ impl<'a> AddL3AclPolicyToAccessControlProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3580,6 +3669,7 @@ impl<'a> AddL3AclPolicyToAccessControlProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3594,6 +3684,7 @@ impl<'a> AddL3AclPolicyToAccessControlProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3611,6 +3702,7 @@ impl<'a> AddL3AclPolicyToAccessControlProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3646,16 +3738,11 @@ static REMOVE_L3_ACL_POLICY_FROM_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Ope
 };
 /// Representations offered by `remove_l3_acl_policy_from_access_control_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum RemoveL3AclPolicyFromAccessControlProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type RemoveL3AclPolicyFromAccessControlProfileVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::remove_l3_acl_policy_from_access_control_profile` (Remove layer 3 ACL policy from access control profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3666,11 +3753,13 @@ pub struct RemoveL3AclPolicyFromAccessControlProfile<'a> {
 }
 impl<'a> RemoveL3AclPolicyFromAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: RemoveL3AclPolicyFromAccessControlProfileVersion,
@@ -3679,11 +3768,13 @@ impl<'a> RemoveL3AclPolicyFromAccessControlProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3691,6 +3782,7 @@ impl<'a> RemoveL3AclPolicyFromAccessControlProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3705,6 +3797,7 @@ impl<'a> RemoveL3AclPolicyFromAccessControlProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3722,6 +3815,7 @@ impl<'a> RemoveL3AclPolicyFromAccessControlProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3761,16 +3855,19 @@ pub struct CreateApplicationPolicy<'a> {
 }
 impl<'a> CreateApplicationPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3778,6 +3875,7 @@ impl<'a> CreateApplicationPolicy<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3792,6 +3890,7 @@ impl<'a> CreateApplicationPolicy<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3809,6 +3908,7 @@ impl<'a> CreateApplicationPolicy<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3844,16 +3944,11 @@ static CREATE_APPLICATION_POLICY_V1: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `create_application_policy_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateApplicationPolicyV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateApplicationPolicyV1Version = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::create_application_policy_v1` (Create application policy (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3864,21 +3959,25 @@ pub struct CreateApplicationPolicyV1<'a> {
 }
 impl<'a> CreateApplicationPolicyV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateApplicationPolicyV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3886,6 +3985,7 @@ impl<'a> CreateApplicationPolicyV1<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3900,6 +4000,7 @@ impl<'a> CreateApplicationPolicyV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3917,6 +4018,7 @@ impl<'a> CreateApplicationPolicyV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3956,21 +4058,25 @@ pub struct ListApplicationPolicies<'a> {
 }
 impl<'a> ListApplicationPolicies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3979,6 +4085,7 @@ impl<'a> ListApplicationPolicies<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4010,16 +4117,11 @@ static QUERY_APPLICATION_POLICIES: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `query_application_policies`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryApplicationPoliciesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryApplicationPoliciesVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::query_application_policies` (Query application policies).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4030,11 +4132,13 @@ pub struct QueryApplicationPolicies<'a> {
 }
 impl<'a> QueryApplicationPolicies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryApplicationPoliciesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4047,6 +4151,7 @@ impl<'a> QueryApplicationPolicies<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -4058,20 +4163,24 @@ impl<'a> QueryApplicationPolicies<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::PolicyQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4083,6 +4192,7 @@ impl<'a> QueryApplicationPolicies<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4120,21 +4230,25 @@ pub struct GetApplicationPolicy<'a> {
 }
 impl<'a> GetApplicationPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4143,6 +4257,7 @@ impl<'a> GetApplicationPolicy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4174,16 +4289,11 @@ static GET_APPLICATION_POLICY_V1: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `get_application_policy_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApplicationPolicyV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApplicationPolicyV1Version = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::get_application_policy_v1` (Get application policy (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4194,26 +4304,31 @@ pub struct GetApplicationPolicyV1<'a> {
 }
 impl<'a> GetApplicationPolicyV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApplicationPolicyV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4222,6 +4337,7 @@ impl<'a> GetApplicationPolicyV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4257,16 +4373,19 @@ pub struct UpdateApplicationPolicy<'a> {
 }
 impl<'a> UpdateApplicationPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4274,6 +4393,7 @@ impl<'a> UpdateApplicationPolicy<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4288,6 +4408,7 @@ impl<'a> UpdateApplicationPolicy<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4305,6 +4426,7 @@ impl<'a> UpdateApplicationPolicy<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4340,16 +4462,11 @@ static UPDATE_APPLICATION_POLICY_V1: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `update_application_policy_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApplicationPolicyV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateApplicationPolicyV1Version = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::update_application_policy_v1` (Update application policy (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4360,21 +4477,25 @@ pub struct UpdateApplicationPolicyV1<'a> {
 }
 impl<'a> UpdateApplicationPolicyV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateApplicationPolicyV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4382,6 +4503,7 @@ impl<'a> UpdateApplicationPolicyV1<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4396,6 +4518,7 @@ impl<'a> UpdateApplicationPolicyV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4413,6 +4536,7 @@ impl<'a> UpdateApplicationPolicyV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4452,18 +4576,12 @@ static DELETE_APPLICATION_POLICY: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `delete_application_policy`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteApplicationPolicyVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteApplicationPolicyVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `AccessControlClient::delete_application_policy` (Delete application policy).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4474,21 +4592,25 @@ pub struct DeleteApplicationPolicy<'a> {
 }
 impl<'a> DeleteApplicationPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteApplicationPolicyVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4496,6 +4618,7 @@ impl<'a> DeleteApplicationPolicy<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4510,6 +4633,7 @@ impl<'a> DeleteApplicationPolicy<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4527,6 +4651,7 @@ impl<'a> DeleteApplicationPolicy<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4566,16 +4691,19 @@ pub struct CreateDevicePolicy<'a> {
 }
 impl<'a> CreateDevicePolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4583,6 +4711,7 @@ impl<'a> CreateDevicePolicy<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4597,6 +4726,7 @@ impl<'a> CreateDevicePolicy<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4614,6 +4744,7 @@ impl<'a> CreateDevicePolicy<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4649,16 +4780,11 @@ static CREATE_DEVICE_POLICY_V1: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `create_device_policy_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateDevicePolicyV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateDevicePolicyV1Version = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::create_device_policy_v1` (Create device policy (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4669,21 +4795,25 @@ pub struct CreateDevicePolicyV1<'a> {
 }
 impl<'a> CreateDevicePolicyV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateDevicePolicyV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4691,6 +4821,7 @@ impl<'a> CreateDevicePolicyV1<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4705,6 +4836,7 @@ impl<'a> CreateDevicePolicyV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4722,6 +4854,7 @@ impl<'a> CreateDevicePolicyV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4761,21 +4894,25 @@ pub struct ListDevicePolicies<'a> {
 }
 impl<'a> ListDevicePolicies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4784,6 +4921,7 @@ impl<'a> ListDevicePolicies<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4815,16 +4953,11 @@ static QUERY_DEVICE_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `query_device_policies`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryDevicePoliciesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryDevicePoliciesVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::query_device_policies` (Query device policies).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4835,11 +4968,13 @@ pub struct QueryDevicePolicies<'a> {
 }
 impl<'a> QueryDevicePolicies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryDevicePoliciesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4852,6 +4987,7 @@ impl<'a> QueryDevicePolicies<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -4863,20 +4999,24 @@ impl<'a> QueryDevicePolicies<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::PolicyQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4888,6 +5028,7 @@ impl<'a> QueryDevicePolicies<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4925,21 +5066,25 @@ pub struct GetDevicePolicy<'a> {
 }
 impl<'a> GetDevicePolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4948,6 +5093,7 @@ impl<'a> GetDevicePolicy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4979,16 +5125,11 @@ static GET_DEVICE_POLICY_V1: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `get_device_policy_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetDevicePolicyV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetDevicePolicyV1Version = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::get_device_policy_v1` (Get device policy (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4999,26 +5140,31 @@ pub struct GetDevicePolicyV1<'a> {
 }
 impl<'a> GetDevicePolicyV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetDevicePolicyV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5027,6 +5173,7 @@ impl<'a> GetDevicePolicyV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5062,16 +5209,19 @@ pub struct UpdateDevicePolicy<'a> {
 }
 impl<'a> UpdateDevicePolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5079,6 +5229,7 @@ impl<'a> UpdateDevicePolicy<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5093,6 +5244,7 @@ impl<'a> UpdateDevicePolicy<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5110,6 +5262,7 @@ impl<'a> UpdateDevicePolicy<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5145,16 +5298,11 @@ static UPDATE_DEVICE_POLICY_V1: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `update_device_policy_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateDevicePolicyV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateDevicePolicyV1Version = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::update_device_policy_v1` (Update device policy (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5165,21 +5313,25 @@ pub struct UpdateDevicePolicyV1<'a> {
 }
 impl<'a> UpdateDevicePolicyV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateDevicePolicyV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5187,6 +5339,7 @@ impl<'a> UpdateDevicePolicyV1<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5201,6 +5354,7 @@ impl<'a> UpdateDevicePolicyV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5218,6 +5372,7 @@ impl<'a> UpdateDevicePolicyV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5257,18 +5412,12 @@ static DELETE_DEVICE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `delete_device_policy`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteDevicePolicyVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteDevicePolicyVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `AccessControlClient::delete_device_policy` (Delete device policy).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5279,21 +5428,25 @@ pub struct DeleteDevicePolicy<'a> {
 }
 impl<'a> DeleteDevicePolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteDevicePolicyVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5301,6 +5454,7 @@ impl<'a> DeleteDevicePolicy<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5315,6 +5469,7 @@ impl<'a> DeleteDevicePolicy<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5332,6 +5487,7 @@ impl<'a> DeleteDevicePolicy<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5371,18 +5527,12 @@ static CREATE_L2_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `create_l2_acl_policy`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateL2AclPolicyVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateL2AclPolicyVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `AccessControlClient::create_l2_acl_policy` (Create layer 2 ACL policy).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5393,21 +5543,25 @@ pub struct CreateL2AclPolicy<'a> {
 }
 impl<'a> CreateL2AclPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateL2AclPolicyVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5415,6 +5569,7 @@ impl<'a> CreateL2AclPolicy<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5429,6 +5584,7 @@ impl<'a> CreateL2AclPolicy<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5446,6 +5602,7 @@ impl<'a> CreateL2AclPolicy<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5485,21 +5642,25 @@ pub struct ListL2AclPolicies<'a> {
 }
 impl<'a> ListL2AclPolicies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5508,6 +5669,7 @@ impl<'a> ListL2AclPolicies<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5539,16 +5701,11 @@ static QUERY_L2_ACL_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `query_l2_acl_policies`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryL2AclPoliciesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryL2AclPoliciesVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::query_l2_acl_policies` (Query layer 2 ACL policies).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5559,11 +5716,13 @@ pub struct QueryL2AclPolicies<'a> {
 }
 impl<'a> QueryL2AclPolicies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryL2AclPoliciesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -5576,6 +5735,7 @@ impl<'a> QueryL2AclPolicies<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -5587,22 +5747,26 @@ impl<'a> QueryL2AclPolicies<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::L2AclPolicyQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5614,6 +5778,7 @@ impl<'a> QueryL2AclPolicies<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5647,16 +5812,11 @@ static GET_L2_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Representations offered by `get_l2_acl_policy`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetL2AclPolicyVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetL2AclPolicyVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::get_l2_acl_policy` (Get layer 2 ACL policy).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5667,26 +5827,31 @@ pub struct GetL2AclPolicy<'a> {
 }
 impl<'a> GetL2AclPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetL2AclPolicyVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5695,6 +5860,7 @@ impl<'a> GetL2AclPolicy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5730,18 +5896,12 @@ static UPDATE_L2_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `update_l2_acl_policy`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateL2AclPolicyVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateL2AclPolicyVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `AccessControlClient::update_l2_acl_policy` (Update layer 2 ACL policy).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5752,21 +5912,25 @@ pub struct UpdateL2AclPolicy<'a> {
 }
 impl<'a> UpdateL2AclPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateL2AclPolicyVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5774,6 +5938,7 @@ impl<'a> UpdateL2AclPolicy<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5788,6 +5953,7 @@ impl<'a> UpdateL2AclPolicy<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5805,6 +5971,7 @@ impl<'a> UpdateL2AclPolicy<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5844,18 +6011,12 @@ static DELETE_L2_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `delete_l2_acl_policy`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteL2AclPolicyVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteL2AclPolicyVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `AccessControlClient::delete_l2_acl_policy` (Delete layer 2 ACL policy).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5866,21 +6027,25 @@ pub struct DeleteL2AclPolicy<'a> {
 }
 impl<'a> DeleteL2AclPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteL2AclPolicyVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5888,6 +6053,7 @@ impl<'a> DeleteL2AclPolicy<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5902,6 +6068,7 @@ impl<'a> DeleteL2AclPolicy<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5919,6 +6086,7 @@ impl<'a> DeleteL2AclPolicy<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5958,18 +6126,12 @@ static CREATE_L3_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `create_l3_acl_policy`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateL3AclPolicyVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateL3AclPolicyVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `AccessControlClient::create_l3_acl_policy` (Create layer 3 ACL policy).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5980,21 +6142,25 @@ pub struct CreateL3AclPolicy<'a> {
 }
 impl<'a> CreateL3AclPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateL3AclPolicyVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6002,6 +6168,7 @@ impl<'a> CreateL3AclPolicy<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6016,6 +6183,7 @@ impl<'a> CreateL3AclPolicy<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6033,6 +6201,7 @@ impl<'a> CreateL3AclPolicy<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6072,21 +6241,25 @@ pub struct ListL3AclPolicies<'a> {
 }
 impl<'a> ListL3AclPolicies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6095,6 +6268,7 @@ impl<'a> ListL3AclPolicies<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6126,16 +6300,11 @@ static QUERY_L3_ACL_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `query_l3_acl_policies`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryL3AclPoliciesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryL3AclPoliciesVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::query_l3_acl_policies` (Query layer 3 ACL policies).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6146,11 +6315,13 @@ pub struct QueryL3AclPolicies<'a> {
 }
 impl<'a> QueryL3AclPolicies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryL3AclPoliciesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -6163,6 +6334,7 @@ impl<'a> QueryL3AclPolicies<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -6174,22 +6346,26 @@ impl<'a> QueryL3AclPolicies<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::L3AclPolicyQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6201,6 +6377,7 @@ impl<'a> QueryL3AclPolicies<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6234,16 +6411,11 @@ static GET_L3_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Representations offered by `get_l3_acl_policy`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetL3AclPolicyVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetL3AclPolicyVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::get_l3_acl_policy` (Get layer 3 ACL policy).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6254,26 +6426,31 @@ pub struct GetL3AclPolicy<'a> {
 }
 impl<'a> GetL3AclPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetL3AclPolicyVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6282,6 +6459,7 @@ impl<'a> GetL3AclPolicy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6317,18 +6495,12 @@ static UPDATE_L3_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `update_l3_acl_policy`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateL3AclPolicyVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateL3AclPolicyVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `AccessControlClient::update_l3_acl_policy` (Update layer 3 ACL policy).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6339,21 +6511,25 @@ pub struct UpdateL3AclPolicy<'a> {
 }
 impl<'a> UpdateL3AclPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateL3AclPolicyVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6361,6 +6537,7 @@ impl<'a> UpdateL3AclPolicy<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6375,6 +6552,7 @@ impl<'a> UpdateL3AclPolicy<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6392,6 +6570,7 @@ impl<'a> UpdateL3AclPolicy<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6431,18 +6610,12 @@ static DELETE_L3_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `delete_l3_acl_policy`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteL3AclPolicyVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteL3AclPolicyVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `AccessControlClient::delete_l3_acl_policy` (Delete layer 3 ACL policy).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6453,21 +6626,25 @@ pub struct DeleteL3AclPolicy<'a> {
 }
 impl<'a> DeleteL3AclPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteL3AclPolicyVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6475,6 +6652,7 @@ impl<'a> DeleteL3AclPolicy<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6489,6 +6667,7 @@ impl<'a> DeleteL3AclPolicy<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6506,6 +6685,7 @@ impl<'a> DeleteL3AclPolicy<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6541,16 +6721,11 @@ static LIST_APPLICATION_LIBRARY_CATEGORIES: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `list_application_library_categories`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListApplicationLibraryCategoriesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListApplicationLibraryCategoriesVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::list_application_library_categories` (List application library categories).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6561,26 +6736,31 @@ pub struct ListApplicationLibraryCategories<'a> {
 }
 impl<'a> ListApplicationLibraryCategories<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListApplicationLibraryCategoriesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6589,6 +6769,7 @@ impl<'a> ListApplicationLibraryCategories<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6620,16 +6801,11 @@ static LIST_APPLICATION_LIBRARY_CATEGORY_APPLICATIONS: ruckus_one_runtime::Opera
 };
 /// Representations offered by `list_application_library_category_applications`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListApplicationLibraryCategoryApplicationsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListApplicationLibraryCategoryApplicationsVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::list_application_library_category_applications` (List applications of an application category).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6640,11 +6816,13 @@ pub struct ListApplicationLibraryCategoryApplications<'a> {
 }
 impl<'a> ListApplicationLibraryCategoryApplications<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ListApplicationLibraryCategoryApplicationsVersion,
@@ -6653,16 +6831,19 @@ impl<'a> ListApplicationLibraryCategoryApplications<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6671,6 +6852,7 @@ impl<'a> ListApplicationLibraryCategoryApplications<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6702,16 +6884,11 @@ static GET_APPLICATION_LIBRARY_SETTINGS: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `get_application_library_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApplicationLibrarySettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApplicationLibrarySettingsVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::get_application_library_settings` (Get application library settings).
 ///
 /// Optional parameters: [`changes_included`](Self::changes_included), [`type_`](Self::type_).
@@ -6723,6 +6900,7 @@ pub struct GetApplicationLibrarySettings<'a> {
 }
 impl<'a> GetApplicationLibrarySettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -6731,6 +6909,7 @@ impl<'a> GetApplicationLibrarySettings<'a> {
     ///
     /// query parameter `changesIncluded`; `boolean`; default: false.
     /// Provenance: reference (wifi_api-17.3.3.205.yaml getApplicationLibrarySettingsCsv (the document names the parameter for the GET, PATCH pair; the description has it on the GET only)).
+    #[inline]
     pub fn changes_included(mut self, changes_included: bool) -> Self {
         self.req.query("changesIncluded", &changes_included);
         self
@@ -6739,26 +6918,31 @@ impl<'a> GetApplicationLibrarySettings<'a> {
     ///
     /// query parameter `type`; `string`.
     /// Provenance: reference (wifi_api-17.3.3.205.yaml getApplicationLibrarySettingsCsv).
+    #[inline]
     pub fn type_(mut self, type_: &str) -> Self {
         self.req.query("type", &type_);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApplicationLibrarySettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6767,6 +6951,7 @@ impl<'a> GetApplicationLibrarySettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6798,16 +6983,11 @@ static PATCH_APPLICATION_LIBRARY_SETTINGS: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `patch_application_library_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchApplicationLibrarySettingsVersion {
-    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PatchApplicationLibrarySettingsVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::patch_application_library_settings` (Patch application library settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6818,21 +6998,25 @@ pub struct PatchApplicationLibrarySettings<'a> {
 }
 impl<'a> PatchApplicationLibrarySettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: PatchApplicationLibrarySettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6840,6 +7024,7 @@ impl<'a> PatchApplicationLibrarySettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6854,6 +7039,7 @@ impl<'a> PatchApplicationLibrarySettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6871,6 +7057,7 @@ impl<'a> PatchApplicationLibrarySettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6910,18 +7097,12 @@ static ADD_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `add_access_control_profile`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddAccessControlProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type AddAccessControlProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `AccessControlClient::add_access_control_profile` (Add access control profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6932,21 +7113,25 @@ pub struct AddAccessControlProfile<'a> {
 }
 impl<'a> AddAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddAccessControlProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6954,6 +7139,7 @@ impl<'a> AddAccessControlProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6968,6 +7154,7 @@ impl<'a> AddAccessControlProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6985,6 +7172,7 @@ impl<'a> AddAccessControlProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,

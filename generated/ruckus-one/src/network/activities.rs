@@ -61,6 +61,7 @@ impl<'de> serde::Deserialize<'de> for ActivitiesAdmin {
 }
 impl ActivitiesAdmin {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -156,6 +157,7 @@ impl<'de> serde::Deserialize<'de> for ActivitiesDevice {
 }
 impl ActivitiesDevice {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             serial_number: None,
@@ -304,6 +306,7 @@ impl<'de> serde::Deserialize<'de> for Activity {
 }
 impl Activity {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -480,6 +483,7 @@ impl<'de> serde::Deserialize<'de> for ActivityQuery {
 }
 impl ActivityQuery {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             filters: None,
@@ -569,6 +573,7 @@ impl<'de> serde::Deserialize<'de> for ActivityQueryFilters {
 }
 impl ActivityQueryFilters {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self { id: None }
     }
@@ -688,6 +693,7 @@ impl<'de> serde::Deserialize<'de> for NameValuePair {
 }
 impl NameValuePair {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -756,6 +762,7 @@ impl<'de> serde::Deserialize<'de> for NotificationData {
 }
 impl NotificationData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             enabled: None,
@@ -898,6 +905,7 @@ impl<'de> serde::Deserialize<'de> for QueryData {
 }
 impl QueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -1000,6 +1008,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseDevice {
 }
 impl QueryResponseDevice {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -1063,6 +1072,7 @@ impl<'a> ActivitiesClient<'a> {
     /// - The activity is created asynchronously and may answer 404 for the first polls.
     #[doc(alias = "/activities/{requestId}")]
     #[doc(alias = "GET /activities/{requestId}")]
+    #[inline]
     pub fn get_activity(&self, request_id: &str) -> GetActivity<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1084,6 +1094,7 @@ impl<'a> ActivitiesClient<'a> {
     /// - The rows are typed `Activity`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
     #[doc(alias = "/activities/query")]
     #[doc(alias = "POST /activities/query")]
+    #[inline]
     pub fn query_activities(&self, body: &ActivityQuery) -> QueryActivities<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1106,6 +1117,7 @@ impl<'a> ActivitiesClient<'a> {
     #[doc(alias = "/activities/{activityId}/notifications")]
     #[doc(alias = "PUT /activities/{activityId}/notifications")]
     #[doc(alias = "updateActivityNotification")]
+    #[inline]
     pub fn update_activity_notification(
         &self,
         activity_id: &str,
@@ -1133,6 +1145,7 @@ impl<'a> ActivitiesClient<'a> {
     #[doc(alias = "/activities/{activityId}/devices/query")]
     #[doc(alias = "POST /activities/{activityId}/devices/query")]
     #[doc(alias = "findActivityDevices")]
+    #[inline]
     pub fn find_activity_devices(
         &self,
         activity_id: &str,
@@ -1157,6 +1170,7 @@ impl<'a> ActivitiesClient<'a> {
     #[doc(alias = "/private/activities/async-cleanup")]
     #[doc(alias = "DELETE /private/activities/async-cleanup")]
     #[doc(alias = "deleteSchedule")]
+    #[inline]
     pub fn delete_schedule(&self) -> DeleteSchedule<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &DELETE_SCHEDULE, &[]);
         DeleteSchedule { req }
@@ -1229,27 +1243,32 @@ pub struct GetActivity<'a> {
 }
 impl<'a> GetActivity<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<Activity, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1285,6 +1304,7 @@ pub struct QueryActivities<'a> {
 }
 impl<'a> QueryActivities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -1297,26 +1317,31 @@ impl<'a> QueryActivities<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, Activity> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1325,6 +1350,7 @@ impl<'a> QueryActivities<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1360,27 +1386,32 @@ pub struct UpdateActivityNotification<'a> {
 }
 impl<'a> UpdateActivityNotification<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<Activity, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1416,6 +1447,7 @@ pub struct FindActivityDevices<'a> {
 }
 impl<'a> FindActivityDevices<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -1428,26 +1460,31 @@ impl<'a> FindActivityDevices<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, QueryResponseDevice> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, ActivitiesDevice> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1456,6 +1493,7 @@ impl<'a> FindActivityDevices<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1491,21 +1529,25 @@ pub struct DeleteSchedule<'a> {
 }
 impl<'a> DeleteSchedule<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1514,6 +1556,7 @@ impl<'a> DeleteSchedule<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

@@ -200,6 +200,7 @@ impl<'de> serde::Deserialize<'de> for BooleanCriteria {
 }
 impl BooleanCriteria {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(boolean_criteria: bool) -> Self {
         Self {
             boolean_criteria,
@@ -570,6 +571,7 @@ impl<'de> serde::Deserialize<'de> for DynamicPolicyTemplateAttribute {
 }
 impl DynamicPolicyTemplateAttribute {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         id: i64,
         name: String,
@@ -777,6 +779,7 @@ impl<'de> serde::Deserialize<'de> for LocalTime {
 }
 impl LocalTime {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             hour: None,
@@ -850,6 +853,7 @@ impl<'de> serde::Deserialize<'de> for NumberCriteria {
 }
 impl NumberCriteria {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(number_criteria: f64) -> Self {
         Self {
             number_criteria,
@@ -913,6 +917,7 @@ impl<'de> serde::Deserialize<'de> for PageData {
 }
 impl PageData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             total_count: None,
@@ -1000,6 +1005,7 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourceDynamicPolicyTemplate
 }
 impl PagedResponseResourceDynamicPolicyTemplate {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             paging: None,
@@ -1087,6 +1093,7 @@ for PagedResponseResourceDynamicPolicyTemplateAttribute {
 }
 impl PagedResponseResourceDynamicPolicyTemplateAttribute {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             paging: None,
@@ -1173,6 +1180,7 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourcePolicy {
 }
 impl PagedResponseResourcePolicy {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             paging: None,
@@ -1256,6 +1264,7 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourcePolicyCondition {
 }
 impl PagedResponseResourcePolicyCondition {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             paging: None,
@@ -1339,6 +1348,7 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourcePolicySet {
 }
 impl PagedResponseResourcePolicySet {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             paging: None,
@@ -1423,6 +1433,7 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourcePolicySetAssignment {
 }
 impl PagedResponseResourcePolicySetAssignment {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             paging: None,
@@ -1507,6 +1518,7 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourcePrioritizedPolicy {
 }
 impl PagedResponseResourcePrioritizedPolicy {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             paging: None,
@@ -1603,6 +1615,7 @@ impl<'de> serde::Deserialize<'de> for Policy {
 }
 impl Policy {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, policy_type: PolicyPolicyType) -> Self {
         Self {
             id: None,
@@ -1717,6 +1730,7 @@ impl<'de> serde::Deserialize<'de> for PolicyCondition {
 }
 impl PolicyCondition {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(policy_id: String, template_attribute_id: i64) -> Self {
         Self {
             id: None,
@@ -1808,6 +1822,7 @@ impl<'de> serde::Deserialize<'de> for PolicyConditionUpdate {
 }
 impl PolicyConditionUpdate {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             template_attribute_id: None,
@@ -1951,6 +1966,7 @@ impl<'de> serde::Deserialize<'de> for PolicySet {
 }
 impl PolicySet {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, description: String) -> Self {
         Self {
             id: None,
@@ -2061,6 +2077,7 @@ impl<'de> serde::Deserialize<'de> for PolicySetAssignment {
 }
 impl PolicySetAssignment {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(id: String, identity_id: String, identity_name: String) -> Self {
         Self {
             id,
@@ -2132,6 +2149,7 @@ impl<'de> serde::Deserialize<'de> for PolicySetAssignmentGroups {
 }
 impl PolicySetAssignmentGroups {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(identity_name: String, identity_id: Vec<String>) -> Self {
         Self {
             identity_name,
@@ -2199,6 +2217,7 @@ impl<'de> serde::Deserialize<'de> for PolicyUpdate {
 }
 impl PolicyUpdate {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             name,
@@ -2270,6 +2289,7 @@ impl<'de> serde::Deserialize<'de> for PrioritizedPolicy {
 }
 impl PrioritizedPolicy {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             policy_id: None,
@@ -2341,6 +2361,7 @@ impl<'de> serde::Deserialize<'de> for StringCriteria {
 }
 impl StringCriteria {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(regex_string_criteria: String) -> Self {
         Self {
             regex_string_criteria,
@@ -2384,6 +2405,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policySets/{policySetId}/prioritizedPolicies/{policyId}")]
     #[doc(alias = "GET /policySets/{policySetId}/prioritizedPolicies/{policyId}")]
     #[doc(alias = "getPrioritizedRuleById")]
+    #[inline]
     pub fn get_prioritized_rule_by_id(
         &self,
         policy_set_id: &str,
@@ -2412,6 +2434,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policySets/{policySetId}/prioritizedPolicies/{policyId}")]
     #[doc(alias = "PUT /policySets/{policySetId}/prioritizedPolicies/{policyId}")]
     #[doc(alias = "assignPolicyToPolicySetWithPriority")]
+    #[inline]
     pub fn assign_policy_to_policy_set_with_priority(
         &self,
         policy_set_id: &str,
@@ -2443,6 +2466,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policySets/{policySetId}/prioritizedPolicies/{policyId}")]
     #[doc(alias = "DELETE /policySets/{policySetId}/prioritizedPolicies/{policyId}")]
     #[doc(alias = "removeMappedPolicySet")]
+    #[inline]
     pub fn remove_mapped_policy_set(
         &self,
         policy_set_id: &str,
@@ -2474,6 +2498,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policyTemplates/{templateId}/policies")]
     #[doc(alias = "GET /policyTemplates/{templateId}/policies")]
     #[doc(alias = "getAllPoliciesUnderTemplate")]
+    #[inline]
     pub fn get_all_policies_under_template(
         &self,
         template_id: &str,
@@ -2504,6 +2529,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policyTemplates/{templateId}/policies")]
     #[doc(alias = "POST /policyTemplates/{templateId}/policies")]
     #[doc(alias = "createPolicy")]
+    #[inline]
     pub fn create_policy(&self, template_id: &str, body: &Policy) -> CreatePolicy<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2532,6 +2558,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policyTemplates/{templateId}/policies/{policyId}/conditions")]
     #[doc(alias = "GET /policyTemplates/{templateId}/policies/{policyId}/conditions")]
     #[doc(alias = "getAllConditionForPolicy")]
+    #[inline]
     pub fn get_all_condition_for_policy(
         &self,
         template_id: &str,
@@ -2560,6 +2587,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policyTemplates/{templateId}/policies/{policyId}/conditions")]
     #[doc(alias = "POST /policyTemplates/{templateId}/policies/{policyId}/conditions")]
     #[doc(alias = "createPolicyCondition")]
+    #[inline]
     pub fn create_policy_condition(
         &self,
         template_id: &str,
@@ -2591,6 +2619,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policyTemplates/{templateId}/policies/query")]
     #[doc(alias = "POST /policyTemplates/{templateId}/policies/query")]
     #[doc(alias = "getAllPoliciesForTemplateByQuery")]
+    #[inline]
     pub fn get_all_policies_for_template_by_query(
         &self,
         template_id: &str,
@@ -2623,6 +2652,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policyTemplates/{templateId}/attributes/query")]
     #[doc(alias = "POST /policyTemplates/{templateId}/attributes/query")]
     #[doc(alias = "queryAttributeForTemplate")]
+    #[inline]
     pub fn query_attribute_for_template(
         &self,
         template_id: &str,
@@ -2652,6 +2682,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policyTemplates/query")]
     #[doc(alias = "POST /policyTemplates/query")]
     #[doc(alias = "getAllTemplatesByQuery")]
+    #[inline]
     pub fn get_all_templates_by_query(
         &self,
         body: &super::common::AdaptiveRadiusWorkflowQueryData,
@@ -2680,6 +2711,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policyTemplates/policies/query")]
     #[doc(alias = "POST /policyTemplates/policies/query")]
     #[doc(alias = "getAllPoliciesAcrossTemplatesByQuery")]
+    #[inline]
     pub fn get_all_policies_across_templates_by_query(
         &self,
         body: &super::common::AdaptiveRadiusWorkflowQueryData,
@@ -2708,6 +2740,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policySets")]
     #[doc(alias = "POST /policySets")]
     #[doc(alias = "createPolicySet")]
+    #[inline]
     pub fn create_policy_set(&self, body: &PolicySet) -> CreatePolicySet<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2734,6 +2767,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policySets/{policySetId}/assignments/query")]
     #[doc(alias = "POST /policySets/{policySetId}/assignments/query")]
     #[doc(alias = "getAllPolicySetsAssignmentsByQuery")]
+    #[inline]
     pub fn get_all_policy_sets_assignments_by_query(
         &self,
         policy_set_id: &str,
@@ -2765,6 +2799,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policySets/query")]
     #[doc(alias = "POST /policySets/query")]
     #[doc(alias = "getAllPolicySetsByQuery")]
+    #[inline]
     pub fn get_all_policy_sets_by_query(
         &self,
         body: &super::common::AdaptiveRadiusWorkflowQueryData,
@@ -2792,6 +2827,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policyTemplates/{templateId}/policies/{policyId}")]
     #[doc(alias = "GET /policyTemplates/{templateId}/policies/{policyId}")]
     #[doc(alias = "getPolicyById")]
+    #[inline]
     pub fn get_policy_by_id(
         &self,
         template_id: &str,
@@ -2819,6 +2855,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policyTemplates/{templateId}/policies/{policyId}")]
     #[doc(alias = "DELETE /policyTemplates/{templateId}/policies/{policyId}")]
     #[doc(alias = "deletePolicy")]
+    #[inline]
     pub fn delete_policy(&self, template_id: &str, policy_id: &str) -> DeletePolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2842,6 +2879,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policyTemplates/{templateId}/policies/{policyId}")]
     #[doc(alias = "PATCH /policyTemplates/{templateId}/policies/{policyId}")]
     #[doc(alias = "updatePolicy")]
+    #[inline]
     pub fn update_policy(
         &self,
         template_id: &str,
@@ -2876,6 +2914,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
         alias = "GET /policyTemplates/{templateId}/policies/{policyId}/conditions/{conditionId}"
     )]
     #[doc(alias = "getConditionById")]
+    #[inline]
     pub fn get_condition_by_id(
         &self,
         template_id: &str,
@@ -2909,6 +2948,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
         alias = "DELETE /policyTemplates/{templateId}/policies/{policyId}/conditions/{conditionId}"
     )]
     #[doc(alias = "deletePolicyConditions")]
+    #[inline]
     pub fn delete_policy_conditions(
         &self,
         template_id: &str,
@@ -2942,6 +2982,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
         alias = "PATCH /policyTemplates/{templateId}/policies/{policyId}/conditions/{conditionId}"
     )]
     #[doc(alias = "updateCondition")]
+    #[inline]
     pub fn update_condition(
         &self,
         template_id: &str,
@@ -2971,6 +3012,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policySets/{policySetId}")]
     #[doc(alias = "GET /policySets/{policySetId}")]
     #[doc(alias = "getPolicySetById")]
+    #[inline]
     pub fn get_policy_set_by_id(&self, policy_set_id: &str) -> GetPolicySetById<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2993,6 +3035,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policySets/{policySetId}")]
     #[doc(alias = "DELETE /policySets/{policySetId}")]
     #[doc(alias = "deletePolicySet")]
+    #[inline]
     pub fn delete_policy_set(&self, policy_set_id: &str) -> DeletePolicySet<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3016,6 +3059,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policySets/{policySetId}")]
     #[doc(alias = "PATCH /policySets/{policySetId}")]
     #[doc(alias = "updatePolicySet")]
+    #[inline]
     pub fn update_policy_set(
         &self,
         policy_set_id: &str,
@@ -3043,6 +3087,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policyTemplates/{templateId}")]
     #[doc(alias = "GET /policyTemplates/{templateId}")]
     #[doc(alias = "getPolicyTemplateById")]
+    #[inline]
     pub fn get_policy_template_by_id(
         &self,
         template_id: &str,
@@ -3073,6 +3118,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policyTemplates/{templateId}/attributes")]
     #[doc(alias = "GET /policyTemplates/{templateId}/attributes")]
     #[doc(alias = "getAttributesForTemplate")]
+    #[inline]
     pub fn get_attributes_for_template(
         &self,
         template_id: &str,
@@ -3101,6 +3147,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policyTemplates/{templateId}/attributes/{attributeId}")]
     #[doc(alias = "GET /policyTemplates/{templateId}/attributes/{attributeId}")]
     #[doc(alias = "getAttributesByIdForTemplate")]
+    #[inline]
     pub fn get_attributes_by_id_for_template(
         &self,
         template_id: &str,
@@ -3129,6 +3176,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policySets/{policySetId}/prioritizedPolicies")]
     #[doc(alias = "GET /policySets/{policySetId}/prioritizedPolicies")]
     #[doc(alias = "getAllPrioritizedPolicies")]
+    #[inline]
     pub fn get_all_prioritized_policies(
         &self,
         policy_set_id: &str,
@@ -3158,6 +3206,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policySets/{policySetId}/assignments")]
     #[doc(alias = "GET /policySets/{policySetId}/assignments")]
     #[doc(alias = "getAllPolicySetAssignments")]
+    #[inline]
     pub fn get_all_policy_set_assignments(
         &self,
         policy_set_id: &str,
@@ -3184,6 +3233,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "/policySets/{policySetId}/assignments/{assignmentId}")]
     #[doc(alias = "GET /policySets/{policySetId}/assignments/{assignmentId}")]
     #[doc(alias = "getAssignmentById")]
+    #[inline]
     pub fn get_assignment_by_id(
         &self,
         policy_set_id: &str,
@@ -3217,16 +3267,11 @@ static GET_PRIORITIZED_RULE_BY_ID: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `get_prioritized_rule_by_id`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetPrioritizedRuleByIdVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetPrioritizedRuleByIdVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_prioritized_rule_by_id` (Get prioritized rule by id).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3237,26 +3282,31 @@ pub struct GetPrioritizedRuleById<'a> {
 }
 impl<'a> GetPrioritizedRuleById<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetPrioritizedRuleByIdVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3265,6 +3315,7 @@ impl<'a> GetPrioritizedRuleById<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3296,16 +3347,11 @@ static ASSIGN_POLICY_TO_POLICY_SET_WITH_PRIORITY: ruckus_one_runtime::Operation 
 };
 /// Representations offered by `assign_policy_to_policy_set_with_priority`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AssignPolicyToPolicySetWithPriorityVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type AssignPolicyToPolicySetWithPriorityVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::assign_policy_to_policy_set_with_priority` (Assign policy to policy set with priority).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3316,11 +3362,13 @@ pub struct AssignPolicyToPolicySetWithPriority<'a> {
 }
 impl<'a> AssignPolicyToPolicySetWithPriority<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: AssignPolicyToPolicySetWithPriorityVersion,
@@ -3329,16 +3377,19 @@ impl<'a> AssignPolicyToPolicySetWithPriority<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3347,6 +3398,7 @@ impl<'a> AssignPolicyToPolicySetWithPriority<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3378,16 +3430,11 @@ static REMOVE_MAPPED_POLICY_SET: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `remove_mapped_policy_set`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum RemoveMappedPolicySetVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type RemoveMappedPolicySetVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::remove_mapped_policy_set` (Remove mapped policy set).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3398,26 +3445,31 @@ pub struct RemoveMappedPolicySet<'a> {
 }
 impl<'a> RemoveMappedPolicySet<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: RemoveMappedPolicySetVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3426,6 +3478,7 @@ impl<'a> RemoveMappedPolicySet<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3457,16 +3510,11 @@ static GET_ALL_POLICIES_UNDER_TEMPLATE: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `get_all_policies_under_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAllPoliciesUnderTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetAllPoliciesUnderTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_all_policies_under_template` (Get all policies under template).
 ///
 /// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
@@ -3478,6 +3526,7 @@ pub struct GetAllPoliciesUnderTemplate<'a> {
 }
 impl<'a> GetAllPoliciesUnderTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -3485,6 +3534,7 @@ impl<'a> GetAllPoliciesUnderTemplate<'a> {
     /// Sets the query parameter `size`.
     ///
     /// query parameter `size`; `string`.
+    #[inline]
     pub fn size(mut self, size: &str) -> Self {
         self.req.query("size", &size);
         self
@@ -3492,6 +3542,7 @@ impl<'a> GetAllPoliciesUnderTemplate<'a> {
     /// Sets the query parameter `page`.
     ///
     /// query parameter `page`; `string`.
+    #[inline]
     pub fn page(mut self, page: &str) -> Self {
         self.req.query("page", &page);
         self
@@ -3499,11 +3550,13 @@ impl<'a> GetAllPoliciesUnderTemplate<'a> {
     /// Sets the query parameter `sort`.
     ///
     /// query parameter `sort`; `string`.
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetAllPoliciesUnderTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -3516,26 +3569,31 @@ impl<'a> GetAllPoliciesUnderTemplate<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, PagedResponseResourcePolicy> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, Policy> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3544,6 +3602,7 @@ impl<'a> GetAllPoliciesUnderTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3575,16 +3634,11 @@ static CREATE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
 };
 /// Representations offered by `create_policy`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreatePolicyVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreatePolicyVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::create_policy` (Create policy).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3595,21 +3649,25 @@ pub struct CreatePolicy<'a> {
 }
 impl<'a> CreatePolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreatePolicyVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3617,6 +3675,7 @@ impl<'a> CreatePolicy<'a> {
     /// Sends the request and decodes the `201` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3628,6 +3687,7 @@ impl<'a> CreatePolicy<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3642,6 +3702,7 @@ impl<'a> CreatePolicy<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3674,16 +3735,11 @@ static GET_ALL_CONDITION_FOR_POLICY: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `get_all_condition_for_policy`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAllConditionForPolicyVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetAllConditionForPolicyVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_all_condition_for_policy` (Get all condition for policy).
 ///
 /// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
@@ -3695,6 +3751,7 @@ pub struct GetAllConditionForPolicy<'a> {
 }
 impl<'a> GetAllConditionForPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -3702,6 +3759,7 @@ impl<'a> GetAllConditionForPolicy<'a> {
     /// Sets the query parameter `size`.
     ///
     /// query parameter `size`; `string`.
+    #[inline]
     pub fn size(mut self, size: &str) -> Self {
         self.req.query("size", &size);
         self
@@ -3709,6 +3767,7 @@ impl<'a> GetAllConditionForPolicy<'a> {
     /// Sets the query parameter `page`.
     ///
     /// query parameter `page`; `string`.
+    #[inline]
     pub fn page(mut self, page: &str) -> Self {
         self.req.query("page", &page);
         self
@@ -3716,11 +3775,13 @@ impl<'a> GetAllConditionForPolicy<'a> {
     /// Sets the query parameter `sort`.
     ///
     /// query parameter `sort`; `string`.
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetAllConditionForPolicyVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -3733,6 +3794,7 @@ impl<'a> GetAllConditionForPolicy<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, PagedResponseResourcePolicyCondition> {
@@ -3741,20 +3803,24 @@ impl<'a> GetAllConditionForPolicy<'a> {
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, PolicyCondition> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3763,6 +3829,7 @@ impl<'a> GetAllConditionForPolicy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3794,16 +3861,11 @@ static CREATE_POLICY_CONDITION: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `create_policy_condition`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreatePolicyConditionVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreatePolicyConditionVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::create_policy_condition` (Create policy condition).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3814,26 +3876,31 @@ pub struct CreatePolicyCondition<'a> {
 }
 impl<'a> CreatePolicyCondition<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreatePolicyConditionVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3842,6 +3909,7 @@ impl<'a> CreatePolicyCondition<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3873,16 +3941,11 @@ static GET_ALL_POLICIES_FOR_TEMPLATE_BY_QUERY: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `get_all_policies_for_template_by_query`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAllPoliciesForTemplateByQueryVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetAllPoliciesForTemplateByQueryVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_all_policies_for_template_by_query` (Get all policies for template by query).
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content).
@@ -3894,6 +3957,7 @@ pub struct GetAllPoliciesForTemplateByQuery<'a> {
 }
 impl<'a> GetAllPoliciesForTemplateByQuery<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -3901,11 +3965,13 @@ impl<'a> GetAllPoliciesForTemplateByQuery<'a> {
     /// Sets the query parameter `excludeContent`.
     ///
     /// query parameter `excludeContent`; `boolean`.
+    #[inline]
     pub fn exclude_content(mut self, exclude_content: bool) -> Self {
         self.req.query("excludeContent", &exclude_content);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetAllPoliciesForTemplateByQueryVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -3918,26 +3984,31 @@ impl<'a> GetAllPoliciesForTemplateByQuery<'a> {
     /// Every page from page 1, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, PagedResponseResourcePolicy> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, Policy> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3946,6 +4017,7 @@ impl<'a> GetAllPoliciesForTemplateByQuery<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3977,16 +4049,11 @@ static QUERY_ATTRIBUTE_FOR_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `query_attribute_for_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryAttributeForTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryAttributeForTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::query_attribute_for_template` (Query attribute for template).
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content).
@@ -3998,6 +4065,7 @@ pub struct QueryAttributeForTemplate<'a> {
 }
 impl<'a> QueryAttributeForTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -4005,11 +4073,13 @@ impl<'a> QueryAttributeForTemplate<'a> {
     /// Sets the query parameter `excludeContent`.
     ///
     /// query parameter `excludeContent`; `boolean`.
+    #[inline]
     pub fn exclude_content(mut self, exclude_content: bool) -> Self {
         self.req.query("excludeContent", &exclude_content);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryAttributeForTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4022,6 +4092,7 @@ impl<'a> QueryAttributeForTemplate<'a> {
     /// Every page from page 1, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -4033,20 +4104,24 @@ impl<'a> QueryAttributeForTemplate<'a> {
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, DynamicPolicyTemplateAttribute> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4058,6 +4133,7 @@ impl<'a> QueryAttributeForTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4091,16 +4167,11 @@ static GET_ALL_TEMPLATES_BY_QUERY: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `get_all_templates_by_query`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAllTemplatesByQueryVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetAllTemplatesByQueryVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_all_templates_by_query` (Get all templates by query).
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content).
@@ -4112,6 +4183,7 @@ pub struct GetAllTemplatesByQuery<'a> {
 }
 impl<'a> GetAllTemplatesByQuery<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -4119,11 +4191,13 @@ impl<'a> GetAllTemplatesByQuery<'a> {
     /// Sets the query parameter `excludeContent`.
     ///
     /// query parameter `excludeContent`; `boolean`.
+    #[inline]
     pub fn exclude_content(mut self, exclude_content: bool) -> Self {
         self.req.query("excludeContent", &exclude_content);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetAllTemplatesByQueryVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4136,6 +4210,7 @@ impl<'a> GetAllTemplatesByQuery<'a> {
     /// Every page from page 1, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, PagedResponseResourceDynamicPolicyTemplate> {
@@ -4144,20 +4219,24 @@ impl<'a> GetAllTemplatesByQuery<'a> {
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, DynamicPolicyTemplate> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4169,6 +4248,7 @@ impl<'a> GetAllTemplatesByQuery<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4200,16 +4280,11 @@ static GET_ALL_POLICIES_ACROSS_TEMPLATES_BY_QUERY: ruckus_one_runtime::Operation
 };
 /// Representations offered by `get_all_policies_across_templates_by_query`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAllPoliciesAcrossTemplatesByQueryVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetAllPoliciesAcrossTemplatesByQueryVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_all_policies_across_templates_by_query` (Get all policies across templates by query).
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content).
@@ -4221,6 +4296,7 @@ pub struct GetAllPoliciesAcrossTemplatesByQuery<'a> {
 }
 impl<'a> GetAllPoliciesAcrossTemplatesByQuery<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -4228,11 +4304,13 @@ impl<'a> GetAllPoliciesAcrossTemplatesByQuery<'a> {
     /// Sets the query parameter `excludeContent`.
     ///
     /// query parameter `excludeContent`; `boolean`.
+    #[inline]
     pub fn exclude_content(mut self, exclude_content: bool) -> Self {
         self.req.query("excludeContent", &exclude_content);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetAllPoliciesAcrossTemplatesByQueryVersion,
@@ -4248,26 +4326,31 @@ impl<'a> GetAllPoliciesAcrossTemplatesByQuery<'a> {
     /// Every page from page 1, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, PagedResponseResourcePolicy> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, Policy> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4276,6 +4359,7 @@ impl<'a> GetAllPoliciesAcrossTemplatesByQuery<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4307,16 +4391,11 @@ static CREATE_POLICY_SET: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Representations offered by `create_policy_set`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreatePolicySetVersion {
-    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreatePolicySetVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::create_policy_set` (Create policy set).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4327,26 +4406,31 @@ pub struct CreatePolicySet<'a> {
 }
 impl<'a> CreatePolicySet<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreatePolicySetVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4355,6 +4439,7 @@ impl<'a> CreatePolicySet<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4386,16 +4471,11 @@ static GET_ALL_POLICY_SETS_ASSIGNMENTS_BY_QUERY: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `get_all_policy_sets_assignments_by_query`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAllPolicySetsAssignmentsByQueryVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetAllPolicySetsAssignmentsByQueryVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_all_policy_sets_assignments_by_query` (Get all policy sets assignments by query).
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content).
@@ -4407,6 +4487,7 @@ pub struct GetAllPolicySetsAssignmentsByQuery<'a> {
 }
 impl<'a> GetAllPolicySetsAssignmentsByQuery<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -4414,11 +4495,13 @@ impl<'a> GetAllPolicySetsAssignmentsByQuery<'a> {
     /// Sets the query parameter `excludeContent`.
     ///
     /// query parameter `excludeContent`; `boolean`.
+    #[inline]
     pub fn exclude_content(mut self, exclude_content: bool) -> Self {
         self.req.query("excludeContent", &exclude_content);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetAllPolicySetsAssignmentsByQueryVersion,
@@ -4434,6 +4517,7 @@ impl<'a> GetAllPolicySetsAssignmentsByQuery<'a> {
     /// Every page from page 1, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, PagedResponseResourcePolicySetAssignment> {
@@ -4442,20 +4526,24 @@ impl<'a> GetAllPolicySetsAssignmentsByQuery<'a> {
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, PolicySetAssignment> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4467,6 +4555,7 @@ impl<'a> GetAllPolicySetsAssignmentsByQuery<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4498,16 +4587,11 @@ static GET_ALL_POLICY_SETS_BY_QUERY: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `get_all_policy_sets_by_query`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAllPolicySetsByQueryVersion {
-    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetAllPolicySetsByQueryVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_all_policy_sets_by_query` (Get all policy sets by query).
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content).
@@ -4519,6 +4603,7 @@ pub struct GetAllPolicySetsByQuery<'a> {
 }
 impl<'a> GetAllPolicySetsByQuery<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -4526,11 +4611,13 @@ impl<'a> GetAllPolicySetsByQuery<'a> {
     /// Sets the query parameter `excludeContent`.
     ///
     /// query parameter `excludeContent`; `boolean`.
+    #[inline]
     pub fn exclude_content(mut self, exclude_content: bool) -> Self {
         self.req.query("excludeContent", &exclude_content);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetAllPolicySetsByQueryVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4543,26 +4630,31 @@ impl<'a> GetAllPolicySetsByQuery<'a> {
     /// Every page from page 1, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, PagedResponseResourcePolicySet> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, PolicySet> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4571,6 +4663,7 @@ impl<'a> GetAllPolicySetsByQuery<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4602,16 +4695,11 @@ static GET_POLICY_BY_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Representations offered by `get_policy_by_id`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetPolicyByIdVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetPolicyByIdVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_policy_by_id` (Get policy by id).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4622,32 +4710,38 @@ pub struct GetPolicyById<'a> {
 }
 impl<'a> GetPolicyById<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetPolicyByIdVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<Policy, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4676,16 +4770,11 @@ static DELETE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
 };
 /// Representations offered by `delete_policy`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeletePolicyVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeletePolicyVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::delete_policy` (Delete policy).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4696,26 +4785,31 @@ pub struct DeletePolicy<'a> {
 }
 impl<'a> DeletePolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeletePolicyVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4724,6 +4818,7 @@ impl<'a> DeletePolicy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4755,16 +4850,11 @@ static UPDATE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
 };
 /// Representations offered by `update_policy`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdatePolicyVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdatePolicyVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::update_policy` (Update policy).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4775,32 +4865,38 @@ pub struct UpdatePolicy<'a> {
 }
 impl<'a> UpdatePolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdatePolicyVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<Policy, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4829,16 +4925,11 @@ static GET_CONDITION_BY_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `get_condition_by_id`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetConditionByIdVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetConditionByIdVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_condition_by_id` (Get condition by id).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4849,26 +4940,31 @@ pub struct GetConditionById<'a> {
 }
 impl<'a> GetConditionById<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetConditionByIdVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4877,6 +4973,7 @@ impl<'a> GetConditionById<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4908,16 +5005,11 @@ static DELETE_POLICY_CONDITIONS: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `delete_policy_conditions`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeletePolicyConditionsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeletePolicyConditionsVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::delete_policy_conditions` (Delete policy conditions).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4928,26 +5020,31 @@ pub struct DeletePolicyConditions<'a> {
 }
 impl<'a> DeletePolicyConditions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeletePolicyConditionsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4956,6 +5053,7 @@ impl<'a> DeletePolicyConditions<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4987,16 +5085,11 @@ static UPDATE_CONDITION: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Representations offered by `update_condition`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateConditionVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateConditionVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::update_condition` (Update condition).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5007,26 +5100,31 @@ pub struct UpdateCondition<'a> {
 }
 impl<'a> UpdateCondition<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateConditionVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5035,6 +5133,7 @@ impl<'a> UpdateCondition<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5066,16 +5165,11 @@ static GET_POLICY_SET_BY_ID: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `get_policy_set_by_id`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetPolicySetByIdVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetPolicySetByIdVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_policy_set_by_id` (Get policy set by id).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5086,26 +5180,31 @@ pub struct GetPolicySetById<'a> {
 }
 impl<'a> GetPolicySetById<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetPolicySetByIdVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5114,6 +5213,7 @@ impl<'a> GetPolicySetById<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5145,16 +5245,11 @@ static DELETE_POLICY_SET: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Representations offered by `delete_policy_set`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeletePolicySetVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeletePolicySetVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::delete_policy_set` (Delete policy set).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5165,26 +5260,31 @@ pub struct DeletePolicySet<'a> {
 }
 impl<'a> DeletePolicySet<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeletePolicySetVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5193,6 +5293,7 @@ impl<'a> DeletePolicySet<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5224,16 +5325,11 @@ static UPDATE_POLICY_SET: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Representations offered by `update_policy_set`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdatePolicySetVersion {
-    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdatePolicySetVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::update_policy_set` (Update policy set).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5244,26 +5340,31 @@ pub struct UpdatePolicySet<'a> {
 }
 impl<'a> UpdatePolicySet<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdatePolicySetVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5272,6 +5373,7 @@ impl<'a> UpdatePolicySet<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5303,16 +5405,11 @@ static GET_POLICY_TEMPLATE_BY_ID: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `get_policy_template_by_id`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetPolicyTemplateByIdVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetPolicyTemplateByIdVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_policy_template_by_id` (Get policy template by id).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5323,26 +5420,31 @@ pub struct GetPolicyTemplateById<'a> {
 }
 impl<'a> GetPolicyTemplateById<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetPolicyTemplateByIdVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5351,6 +5453,7 @@ impl<'a> GetPolicyTemplateById<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5382,16 +5485,11 @@ static GET_ATTRIBUTES_FOR_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `get_attributes_for_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAttributesForTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetAttributesForTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_attributes_for_template` (Get attributes for template).
 ///
 /// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
@@ -5403,6 +5501,7 @@ pub struct GetAttributesForTemplate<'a> {
 }
 impl<'a> GetAttributesForTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -5410,6 +5509,7 @@ impl<'a> GetAttributesForTemplate<'a> {
     /// Sets the query parameter `size`.
     ///
     /// query parameter `size`; `string`.
+    #[inline]
     pub fn size(mut self, size: &str) -> Self {
         self.req.query("size", &size);
         self
@@ -5417,6 +5517,7 @@ impl<'a> GetAttributesForTemplate<'a> {
     /// Sets the query parameter `page`.
     ///
     /// query parameter `page`; `string`.
+    #[inline]
     pub fn page(mut self, page: &str) -> Self {
         self.req.query("page", &page);
         self
@@ -5424,11 +5525,13 @@ impl<'a> GetAttributesForTemplate<'a> {
     /// Sets the query parameter `sort`.
     ///
     /// query parameter `sort`; `string`.
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetAttributesForTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -5441,6 +5544,7 @@ impl<'a> GetAttributesForTemplate<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -5452,20 +5556,24 @@ impl<'a> GetAttributesForTemplate<'a> {
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, DynamicPolicyTemplateAttribute> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5477,6 +5585,7 @@ impl<'a> GetAttributesForTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5510,16 +5619,11 @@ static GET_ATTRIBUTES_BY_ID_FOR_TEMPLATE: ruckus_one_runtime::Operation = ruckus
 };
 /// Representations offered by `get_attributes_by_id_for_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAttributesByIdForTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetAttributesByIdForTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_attributes_by_id_for_template` (Get attributes by id for template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5530,26 +5634,31 @@ pub struct GetAttributesByIdForTemplate<'a> {
 }
 impl<'a> GetAttributesByIdForTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetAttributesByIdForTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5558,6 +5667,7 @@ impl<'a> GetAttributesByIdForTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5589,16 +5699,11 @@ static GET_ALL_PRIORITIZED_POLICIES: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `get_all_prioritized_policies`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAllPrioritizedPoliciesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetAllPrioritizedPoliciesVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_all_prioritized_policies` (Get all prioritized policies).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5609,26 +5714,31 @@ pub struct GetAllPrioritizedPolicies<'a> {
 }
 impl<'a> GetAllPrioritizedPolicies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetAllPrioritizedPoliciesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5640,6 +5750,7 @@ impl<'a> GetAllPrioritizedPolicies<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5671,16 +5782,11 @@ static GET_ALL_POLICY_SET_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `get_all_policy_set_assignments`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAllPolicySetAssignmentsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetAllPolicySetAssignmentsVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_all_policy_set_assignments` (Get all policy set assignments).
 ///
 /// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
@@ -5692,6 +5798,7 @@ pub struct GetAllPolicySetAssignments<'a> {
 }
 impl<'a> GetAllPolicySetAssignments<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -5699,6 +5806,7 @@ impl<'a> GetAllPolicySetAssignments<'a> {
     /// Sets the query parameter `size`.
     ///
     /// query parameter `size`; `string`.
+    #[inline]
     pub fn size(mut self, size: &str) -> Self {
         self.req.query("size", &size);
         self
@@ -5706,6 +5814,7 @@ impl<'a> GetAllPolicySetAssignments<'a> {
     /// Sets the query parameter `page`.
     ///
     /// query parameter `page`; `string`.
+    #[inline]
     pub fn page(mut self, page: &str) -> Self {
         self.req.query("page", &page);
         self
@@ -5713,11 +5822,13 @@ impl<'a> GetAllPolicySetAssignments<'a> {
     /// Sets the query parameter `sort`.
     ///
     /// query parameter `sort`; `string`.
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetAllPolicySetAssignmentsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -5730,6 +5841,7 @@ impl<'a> GetAllPolicySetAssignments<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, PagedResponseResourcePolicySetAssignment> {
@@ -5738,20 +5850,24 @@ impl<'a> GetAllPolicySetAssignments<'a> {
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, PolicySetAssignment> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5763,6 +5879,7 @@ impl<'a> GetAllPolicySetAssignments<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5794,16 +5911,11 @@ static GET_ASSIGNMENT_BY_ID: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `get_assignment_by_id`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAssignmentByIdVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetAssignmentByIdVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_assignment_by_id` (Get assignment by id).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5814,26 +5926,31 @@ pub struct GetAssignmentById<'a> {
 }
 impl<'a> GetAssignmentById<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetAssignmentByIdVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5842,6 +5959,7 @@ impl<'a> GetAssignmentById<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

@@ -61,6 +61,7 @@ impl<'de> serde::Deserialize<'de> for ApAntennaTypeSettings {
 }
 impl ApAntennaTypeSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             use_venue_settings: None,
@@ -140,6 +141,7 @@ impl<'de> serde::Deserialize<'de> for ApBssColoringSettings {
 }
 impl ApBssColoringSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             bss_coloring_enabled: None,
@@ -376,6 +378,7 @@ impl<'de> serde::Deserialize<'de> for ApCapabilities {
 }
 impl ApCapabilities {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             allow_cband_country: None,
@@ -722,6 +725,7 @@ impl<'de> serde::Deserialize<'de> for ApDhcpSettings {
 }
 impl ApDhcpSettings {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(serial_number: String) -> Self {
         Self {
             dhcp_ap_role: None,
@@ -801,6 +805,7 @@ impl<'de> serde::Deserialize<'de> for ApDirectedMulticastSettings {
 }
 impl ApDirectedMulticastSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             network_enabled: None,
@@ -886,6 +891,7 @@ impl<'de> serde::Deserialize<'de> for ApExternalAntennaSettings {
 }
 impl ApExternalAntennaSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             external_antenna: None,
@@ -969,6 +975,7 @@ impl<'de> serde::Deserialize<'de> for ApIotSettings {
 }
 impl ApIotSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             use_venue_settings: None,
@@ -1049,6 +1056,7 @@ impl<'de> serde::Deserialize<'de> for ApLanPortSpecificSettings {
 }
 impl ApLanPortSpecificSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             poe_mode: None,
@@ -1125,6 +1133,7 @@ impl<'de> serde::Deserialize<'de> for ApLedSettings {
 }
 impl ApLedSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             led_enabled: None,
@@ -1202,6 +1211,7 @@ impl<'de> serde::Deserialize<'de> for ApManagementTrafficVlanSettings {
 }
 impl ApManagementTrafficVlanSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             use_venue_settings: None,
@@ -1282,6 +1292,7 @@ impl<'de> serde::Deserialize<'de> for ApMeshSettings {
 }
 impl ApMeshSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             mesh_mode: None,
@@ -1489,6 +1500,7 @@ impl<'de> serde::Deserialize<'de> for ApNetworkSettings {
 }
 impl ApNetworkSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             gateway: None,
@@ -1663,6 +1675,7 @@ impl<'de> serde::Deserialize<'de> for ApRadio24GHzSettings {
 }
 impl ApRadio24GHzSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             allowed_channels: None,
@@ -1820,6 +1833,7 @@ impl<'de> serde::Deserialize<'de> for ApRadio5GHzSettings {
 }
 impl ApRadio5GHzSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             allowed_channels: None,
@@ -2025,6 +2039,7 @@ impl<'de> serde::Deserialize<'de> for ApRadio6GHzSettings {
 }
 impl ApRadio6GHzSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             allowed_channels: None,
@@ -2289,6 +2304,7 @@ impl<'de> serde::Deserialize<'de> for ApRadioDual5GHzSettings {
 }
 impl ApRadioDual5GHzSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             enabled: None,
@@ -2406,6 +2422,7 @@ impl<'de> serde::Deserialize<'de> for ApRadioSettings {
 }
 impl ApRadioSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             ap_radio_params24g: None,
@@ -2532,6 +2549,7 @@ impl<'de> serde::Deserialize<'de> for ApSmartMonitorSettings {
 }
 impl ApSmartMonitorSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             enabled: None,
@@ -2629,6 +2647,7 @@ impl<'de> serde::Deserialize<'de> for ApStickyClientSteeringSettings {
 }
 impl ApStickyClientSteeringSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             enabled: None,
@@ -2711,6 +2730,7 @@ impl<'de> serde::Deserialize<'de> for ApUsbPortSettings {
 }
 impl ApUsbPortSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             use_venue_settings: None,
@@ -2785,6 +2805,7 @@ impl<'de> serde::Deserialize<'de> for Channels6G {
 }
 impl Channels6G {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             n_160mhz: None,
@@ -2895,6 +2916,7 @@ impl<'de> serde::Deserialize<'de> for VenueApSnmpAgentProfileSettings {
 }
 impl VenueApSnmpAgentProfileSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             use_venue_settings: None,
@@ -2978,6 +3000,7 @@ impl<'de> serde::Deserialize<'de> for WifiAvailableChannelsV1 {
 }
 impl WifiAvailableChannelsV1 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             n_2_4g_channels: None,
@@ -3059,6 +3082,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApAntennaTypeSettings::version`)
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/antennaTypeSettings")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/antennaTypeSettings")]
+    #[inline]
     pub fn get_ap_antenna_type_settings(
         &self,
         venue_id: &str,
@@ -3085,6 +3109,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/antennaTypeSettings")]
     #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/antennaTypeSettings")]
+    #[inline]
     pub fn update_ap_antenna_type_settings(
         &self,
         venue_id: &str,
@@ -3113,6 +3138,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/bandModeSettings")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/bandModeSettings")]
+    #[inline]
     pub fn get_ap_band_mode_settings(
         &self,
         venue_id: &str,
@@ -3140,6 +3166,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/bandModeSettings")]
     #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/bandModeSettings")]
+    #[inline]
     pub fn update_ap_band_mode_settings(
         &self,
         venue_id: &str,
@@ -3167,6 +3194,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - The AP resource carries BSS coloring as ApBssColoring; whether this settings body has the same shape is not shown.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/bssColoringSettings")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/bssColoringSettings")]
+    #[inline]
     pub fn get_ap_bss_coloring_settings(
         &self,
         venue_id: &str,
@@ -3196,6 +3224,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - The AP resource carries BSS coloring as ApBssColoring; whether this settings body has the same shape is not shown.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/bssColoringSettings")]
     #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/bssColoringSettings")]
+    #[inline]
     pub fn update_ap_bss_coloring_settings(
         &self,
         venue_id: &str,
@@ -3227,6 +3256,7 @@ impl<'a> ApSettingsClient<'a> {
     #[doc(
         alias = "GET /venues/{venueId}/aps/{serialNumber}/clientAdmissionControlSettings"
     )]
+    #[inline]
     pub fn get_ap_client_admission_control_settings(
         &self,
         venue_id: &str,
@@ -3259,6 +3289,7 @@ impl<'a> ApSettingsClient<'a> {
     #[doc(
         alias = "PUT /venues/{venueId}/aps/{serialNumber}/clientAdmissionControlSettings"
     )]
+    #[inline]
     pub fn update_ap_client_admission_control_settings(
         &self,
         venue_id: &str,
@@ -3285,6 +3316,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApDirectedMulticastSettings::version`)
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/directedMulticastSettings")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/directedMulticastSettings")]
+    #[inline]
     pub fn get_ap_directed_multicast_settings(
         &self,
         venue_id: &str,
@@ -3313,6 +3345,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/directedMulticastSettings")]
     #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/directedMulticastSettings")]
+    #[inline]
     pub fn update_ap_directed_multicast_settings(
         &self,
         venue_id: &str,
@@ -3341,6 +3374,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApExternalAntennaSettings::version`)
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/externalAntennaSettings")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/externalAntennaSettings")]
+    #[inline]
     pub fn get_ap_external_antenna_settings(
         &self,
         venue_id: &str,
@@ -3369,6 +3403,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/externalAntennaSettings")]
     #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/externalAntennaSettings")]
+    #[inline]
     pub fn update_ap_external_antenna_settings(
         &self,
         venue_id: &str,
@@ -3397,6 +3432,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApIotSettings::version`)
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/iotSettings")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/iotSettings")]
+    #[inline]
     pub fn get_ap_iot_settings(
         &self,
         venue_id: &str,
@@ -3423,6 +3459,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/iotSettings")]
     #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/iotSettings")]
+    #[inline]
     pub fn update_ap_iot_settings(
         &self,
         venue_id: &str,
@@ -3451,6 +3488,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/lanPortSettings")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/lanPortSettings")]
+    #[inline]
     pub fn get_ap_lan_port_settings(
         &self,
         venue_id: &str,
@@ -3478,6 +3516,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/lanPortSettings")]
     #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/lanPortSettings")]
+    #[inline]
     pub fn update_ap_lan_port_settings(
         &self,
         venue_id: &str,
@@ -3502,6 +3541,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApLanPortSpecificSettings::version`)
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/lanPortSpecificSettings")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/lanPortSpecificSettings")]
+    #[inline]
     pub fn get_ap_lan_port_specific_settings(
         &self,
         venue_id: &str,
@@ -3530,6 +3570,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/lanPortSpecificSettings")]
     #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/lanPortSpecificSettings")]
+    #[inline]
     pub fn update_ap_lan_port_specific_settings(
         &self,
         venue_id: &str,
@@ -3558,6 +3599,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApLedSettings::version`)
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/ledSettings")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/ledSettings")]
+    #[inline]
     pub fn get_ap_led_settings(
         &self,
         venue_id: &str,
@@ -3584,6 +3626,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/ledSettings")]
     #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/ledSettings")]
+    #[inline]
     pub fn update_ap_led_settings(
         &self,
         venue_id: &str,
@@ -3612,6 +3655,7 @@ impl<'a> ApSettingsClient<'a> {
     #[doc(
         alias = "GET /venues/{venueId}/aps/{serialNumber}/managementTrafficVlanSettings"
     )]
+    #[inline]
     pub fn get_ap_management_traffic_vlan_settings(
         &self,
         venue_id: &str,
@@ -3642,6 +3686,7 @@ impl<'a> ApSettingsClient<'a> {
     #[doc(
         alias = "PUT /venues/{venueId}/aps/{serialNumber}/managementTrafficVlanSettings"
     )]
+    #[inline]
     pub fn update_ap_management_traffic_vlan_settings(
         &self,
         venue_id: &str,
@@ -3670,6 +3715,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApMeshSettings::version`)
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/meshSettings")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/meshSettings")]
+    #[inline]
     pub fn get_ap_mesh_settings(
         &self,
         venue_id: &str,
@@ -3696,6 +3742,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/meshSettings")]
     #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/meshSettings")]
+    #[inline]
     pub fn update_ap_mesh_settings(
         &self,
         venue_id: &str,
@@ -3722,6 +3769,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApNetworkSettings::version`)
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/networkSettings")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/networkSettings")]
+    #[inline]
     pub fn get_ap_network_settings(
         &self,
         venue_id: &str,
@@ -3748,6 +3796,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/networkSettings")]
     #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/networkSettings")]
+    #[inline]
     pub fn update_ap_network_settings(
         &self,
         venue_id: &str,
@@ -3777,6 +3826,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Radio settings carry a 6 GHz block whose fields are described by Radio6GhzSettings (AP radio blocks also carry useVenueSettings); the field that holds the block is not named by the document.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/radioSettings")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/radioSettings")]
+    #[inline]
     pub fn get_ap_radio_settings(
         &self,
         venue_id: &str,
@@ -3806,6 +3856,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Radio settings carry a 6 GHz block whose fields are described by Radio6GhzSettings (AP radio blocks also carry useVenueSettings); the field that holds the block is not named by the document.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/radioSettings")]
     #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/radioSettings")]
+    #[inline]
     pub fn update_ap_radio_settings(
         &self,
         venue_id: &str,
@@ -3832,6 +3883,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApSmartMonitorSettings::version`)
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/smartMonitorSettings")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/smartMonitorSettings")]
+    #[inline]
     pub fn get_ap_smart_monitor_settings(
         &self,
         venue_id: &str,
@@ -3858,6 +3910,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/smartMonitorSettings")]
     #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/smartMonitorSettings")]
+    #[inline]
     pub fn update_ap_smart_monitor_settings(
         &self,
         venue_id: &str,
@@ -3886,6 +3939,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApSnmpAgentProfileSettings::version`)
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/snmpAgentProfileSettings")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/snmpAgentProfileSettings")]
+    #[inline]
     pub fn get_ap_snmp_agent_profile_settings(
         &self,
         venue_id: &str,
@@ -3914,6 +3968,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/snmpAgentProfileSettings")]
     #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/snmpAgentProfileSettings")]
+    #[inline]
     pub fn update_ap_snmp_agent_profile_settings(
         &self,
         venue_id: &str,
@@ -3944,6 +3999,7 @@ impl<'a> ApSettingsClient<'a> {
     #[doc(
         alias = "GET /venues/{venueId}/aps/{serialNumber}/stickyClientSteeringSettings"
     )]
+    #[inline]
     pub fn get_ap_sticky_client_steering_settings(
         &self,
         venue_id: &str,
@@ -3974,6 +4030,7 @@ impl<'a> ApSettingsClient<'a> {
     #[doc(
         alias = "PUT /venues/{venueId}/aps/{serialNumber}/stickyClientSteeringSettings"
     )]
+    #[inline]
     pub fn update_ap_sticky_client_steering_settings(
         &self,
         venue_id: &str,
@@ -4005,6 +4062,7 @@ impl<'a> ApSettingsClient<'a> {
     #[doc(
         alias = "DELETE /venues/{venueId}/aps/{serialNumber}/stickyClientSteeringSettings"
     )]
+    #[inline]
     pub fn delete_ap_sticky_client_steering_settings(
         &self,
         venue_id: &str,
@@ -4031,6 +4089,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApUsbPortSettings::version`)
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/usbPortSettings")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/usbPortSettings")]
+    #[inline]
     pub fn get_ap_usb_port_settings(
         &self,
         venue_id: &str,
@@ -4057,6 +4116,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/usbPortSettings")]
     #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/usbPortSettings")]
+    #[inline]
     pub fn update_ap_usb_port_settings(
         &self,
         venue_id: &str,
@@ -4086,6 +4146,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - AP model capability fields are described by ApModelCapability; whether this answer carries them is not shown.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/capabilities")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/capabilities")]
+    #[inline]
     pub fn get_ap_capabilities(
         &self,
         venue_id: &str,
@@ -4110,6 +4171,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApDhcpSettings::version`)
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/dhcpSettings")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/dhcpSettings")]
+    #[inline]
     pub fn get_ap_dhcp_settings(
         &self,
         venue_id: &str,
@@ -4134,6 +4196,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetApWifiAvailableChannels::version`)
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/wifiAvailableChannels")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/wifiAvailableChannels")]
+    #[inline]
     pub fn get_ap_wifi_available_channels(
         &self,
         venue_id: &str,
@@ -4158,6 +4221,7 @@ impl<'a> ApSettingsClient<'a> {
     /// - Media types: Accept `application/vnd.ruckus.v1+json`
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/wifiAvailableChannels")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/wifiAvailableChannels")]
+    #[inline]
     pub fn get_ap_wifi_available_channels_v1(
         &self,
         venue_id: &str,
@@ -4193,16 +4257,11 @@ static GET_AP_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `get_ap_antenna_type_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApAntennaTypeSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApAntennaTypeSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_antenna_type_settings` (Get AP antenna type settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4213,26 +4272,31 @@ pub struct GetApAntennaTypeSettings<'a> {
 }
 impl<'a> GetApAntennaTypeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApAntennaTypeSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4241,6 +4305,7 @@ impl<'a> GetApAntennaTypeSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4272,16 +4337,11 @@ static UPDATE_AP_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `update_ap_antenna_type_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApAntennaTypeSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateApAntennaTypeSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_antenna_type_settings` (Update AP antenna type settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4292,21 +4352,25 @@ pub struct UpdateApAntennaTypeSettings<'a> {
 }
 impl<'a> UpdateApAntennaTypeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateApAntennaTypeSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4314,6 +4378,7 @@ impl<'a> UpdateApAntennaTypeSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4328,6 +4393,7 @@ impl<'a> UpdateApAntennaTypeSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4345,6 +4411,7 @@ impl<'a> UpdateApAntennaTypeSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4384,21 +4451,25 @@ pub struct GetApBandModeSettings<'a> {
 }
 impl<'a> GetApBandModeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4407,6 +4478,7 @@ impl<'a> GetApBandModeSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4443,26 +4515,31 @@ pub struct UpdateApBandModeSettings<'a> {
 }
 impl<'a> UpdateApBandModeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4471,6 +4548,7 @@ impl<'a> UpdateApBandModeSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4502,16 +4580,11 @@ static GET_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `get_ap_bss_coloring_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApBssColoringSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApBssColoringSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_bss_coloring_settings` (Get AP BSS coloring settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4522,26 +4595,31 @@ pub struct GetApBssColoringSettings<'a> {
 }
 impl<'a> GetApBssColoringSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApBssColoringSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4550,6 +4628,7 @@ impl<'a> GetApBssColoringSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4581,16 +4660,11 @@ static UPDATE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `update_ap_bss_coloring_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApBssColoringSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateApBssColoringSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_bss_coloring_settings` (Update AP BSS coloring settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4601,21 +4675,25 @@ pub struct UpdateApBssColoringSettings<'a> {
 }
 impl<'a> UpdateApBssColoringSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateApBssColoringSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4623,6 +4701,7 @@ impl<'a> UpdateApBssColoringSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4637,6 +4716,7 @@ impl<'a> UpdateApBssColoringSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4654,6 +4734,7 @@ impl<'a> UpdateApBssColoringSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4693,21 +4774,25 @@ pub struct GetApClientAdmissionControlSettings<'a> {
 }
 impl<'a> GetApClientAdmissionControlSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4716,6 +4801,7 @@ impl<'a> GetApClientAdmissionControlSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4752,26 +4838,31 @@ pub struct UpdateApClientAdmissionControlSettings<'a> {
 }
 impl<'a> UpdateApClientAdmissionControlSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4780,6 +4871,7 @@ impl<'a> UpdateApClientAdmissionControlSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4811,16 +4903,11 @@ static GET_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `get_ap_directed_multicast_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApDirectedMulticastSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApDirectedMulticastSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_directed_multicast_settings` (Get AP directed multicast settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4831,26 +4918,31 @@ pub struct GetApDirectedMulticastSettings<'a> {
 }
 impl<'a> GetApDirectedMulticastSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApDirectedMulticastSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4859,6 +4951,7 @@ impl<'a> GetApDirectedMulticastSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4890,16 +4983,11 @@ static UPDATE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::Operation = ru
 };
 /// Representations offered by `update_ap_directed_multicast_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApDirectedMulticastSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateApDirectedMulticastSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_directed_multicast_settings` (Update AP directed multicast settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4910,21 +4998,25 @@ pub struct UpdateApDirectedMulticastSettings<'a> {
 }
 impl<'a> UpdateApDirectedMulticastSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateApDirectedMulticastSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4932,6 +5024,7 @@ impl<'a> UpdateApDirectedMulticastSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4946,6 +5039,7 @@ impl<'a> UpdateApDirectedMulticastSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4963,6 +5057,7 @@ impl<'a> UpdateApDirectedMulticastSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4998,16 +5093,11 @@ static GET_AP_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `get_ap_external_antenna_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApExternalAntennaSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApExternalAntennaSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_external_antenna_settings` (Get AP external antenna settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5018,26 +5108,31 @@ pub struct GetApExternalAntennaSettings<'a> {
 }
 impl<'a> GetApExternalAntennaSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApExternalAntennaSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5046,6 +5141,7 @@ impl<'a> GetApExternalAntennaSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5077,16 +5173,11 @@ static UPDATE_AP_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `update_ap_external_antenna_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApExternalAntennaSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateApExternalAntennaSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_external_antenna_settings` (Update AP external antenna settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5097,21 +5188,25 @@ pub struct UpdateApExternalAntennaSettings<'a> {
 }
 impl<'a> UpdateApExternalAntennaSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateApExternalAntennaSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5119,6 +5214,7 @@ impl<'a> UpdateApExternalAntennaSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5133,6 +5229,7 @@ impl<'a> UpdateApExternalAntennaSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5150,6 +5247,7 @@ impl<'a> UpdateApExternalAntennaSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5185,16 +5283,11 @@ static GET_AP_IOT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `get_ap_iot_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApIotSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApIotSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_iot_settings` (Get AP IoT settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5205,26 +5298,31 @@ pub struct GetApIotSettings<'a> {
 }
 impl<'a> GetApIotSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApIotSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5233,6 +5331,7 @@ impl<'a> GetApIotSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5264,16 +5363,11 @@ static UPDATE_AP_IOT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `update_ap_iot_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApIotSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateApIotSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_iot_settings` (Update AP IoT settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5284,21 +5378,25 @@ pub struct UpdateApIotSettings<'a> {
 }
 impl<'a> UpdateApIotSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateApIotSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5306,6 +5404,7 @@ impl<'a> UpdateApIotSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5320,6 +5419,7 @@ impl<'a> UpdateApIotSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5337,6 +5437,7 @@ impl<'a> UpdateApIotSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5376,21 +5477,25 @@ pub struct GetApLanPortSettings<'a> {
 }
 impl<'a> GetApLanPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5399,6 +5504,7 @@ impl<'a> GetApLanPortSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5435,26 +5541,31 @@ pub struct UpdateApLanPortSettings<'a> {
 }
 impl<'a> UpdateApLanPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5463,6 +5574,7 @@ impl<'a> UpdateApLanPortSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5494,16 +5606,11 @@ static GET_AP_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::Operation = ruckus
 };
 /// Representations offered by `get_ap_lan_port_specific_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApLanPortSpecificSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApLanPortSpecificSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_lan_port_specific_settings` (Get AP LAN port specific settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5514,26 +5621,31 @@ pub struct GetApLanPortSpecificSettings<'a> {
 }
 impl<'a> GetApLanPortSpecificSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApLanPortSpecificSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5542,6 +5654,7 @@ impl<'a> GetApLanPortSpecificSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5573,16 +5686,11 @@ static UPDATE_AP_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::Operation = ruc
 };
 /// Representations offered by `update_ap_lan_port_specific_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApLanPortSpecificSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateApLanPortSpecificSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_lan_port_specific_settings` (Update AP LAN port specific settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5593,21 +5701,25 @@ pub struct UpdateApLanPortSpecificSettings<'a> {
 }
 impl<'a> UpdateApLanPortSpecificSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateApLanPortSpecificSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5615,6 +5727,7 @@ impl<'a> UpdateApLanPortSpecificSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5629,6 +5742,7 @@ impl<'a> UpdateApLanPortSpecificSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5646,6 +5760,7 @@ impl<'a> UpdateApLanPortSpecificSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5681,16 +5796,11 @@ static GET_AP_LED_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `get_ap_led_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApLedSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApLedSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_led_settings` (Get AP LED settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5701,26 +5811,31 @@ pub struct GetApLedSettings<'a> {
 }
 impl<'a> GetApLedSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApLedSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5729,6 +5844,7 @@ impl<'a> GetApLedSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5760,16 +5876,11 @@ static UPDATE_AP_LED_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `update_ap_led_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApLedSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateApLedSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_led_settings` (Update AP LED settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5780,21 +5891,25 @@ pub struct UpdateApLedSettings<'a> {
 }
 impl<'a> UpdateApLedSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateApLedSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5802,6 +5917,7 @@ impl<'a> UpdateApLedSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5816,6 +5932,7 @@ impl<'a> UpdateApLedSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5833,6 +5950,7 @@ impl<'a> UpdateApLedSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5868,16 +5986,11 @@ static GET_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::Operation = 
 };
 /// Representations offered by `get_ap_management_traffic_vlan_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApManagementTrafficVlanSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApManagementTrafficVlanSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_management_traffic_vlan_settings` (Get AP management traffic VLAN settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5888,11 +6001,13 @@ pub struct GetApManagementTrafficVlanSettings<'a> {
 }
 impl<'a> GetApManagementTrafficVlanSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetApManagementTrafficVlanSettingsVersion,
@@ -5901,16 +6016,19 @@ impl<'a> GetApManagementTrafficVlanSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5919,6 +6037,7 @@ impl<'a> GetApManagementTrafficVlanSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5950,16 +6069,11 @@ static UPDATE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::Operation
 };
 /// Representations offered by `update_ap_management_traffic_vlan_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApManagementTrafficVlanSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateApManagementTrafficVlanSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_management_traffic_vlan_settings` (Update AP management traffic VLAN settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5970,11 +6084,13 @@ pub struct UpdateApManagementTrafficVlanSettings<'a> {
 }
 impl<'a> UpdateApManagementTrafficVlanSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateApManagementTrafficVlanSettingsVersion,
@@ -5983,11 +6099,13 @@ impl<'a> UpdateApManagementTrafficVlanSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5995,6 +6113,7 @@ impl<'a> UpdateApManagementTrafficVlanSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6009,6 +6128,7 @@ impl<'a> UpdateApManagementTrafficVlanSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6026,6 +6146,7 @@ impl<'a> UpdateApManagementTrafficVlanSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6061,16 +6182,11 @@ static GET_AP_MESH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `get_ap_mesh_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApMeshSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApMeshSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_mesh_settings` (Get AP mesh settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6081,26 +6197,31 @@ pub struct GetApMeshSettings<'a> {
 }
 impl<'a> GetApMeshSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApMeshSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6109,6 +6230,7 @@ impl<'a> GetApMeshSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6140,16 +6262,11 @@ static UPDATE_AP_MESH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `update_ap_mesh_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApMeshSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateApMeshSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_mesh_settings` (Update AP mesh settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6160,21 +6277,25 @@ pub struct UpdateApMeshSettings<'a> {
 }
 impl<'a> UpdateApMeshSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateApMeshSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6182,6 +6303,7 @@ impl<'a> UpdateApMeshSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6196,6 +6318,7 @@ impl<'a> UpdateApMeshSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6213,6 +6336,7 @@ impl<'a> UpdateApMeshSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6248,16 +6372,11 @@ static GET_AP_NETWORK_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `get_ap_network_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApNetworkSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApNetworkSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_network_settings` (Get AP network settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6268,26 +6387,31 @@ pub struct GetApNetworkSettings<'a> {
 }
 impl<'a> GetApNetworkSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApNetworkSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6296,6 +6420,7 @@ impl<'a> GetApNetworkSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6327,16 +6452,11 @@ static UPDATE_AP_NETWORK_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `update_ap_network_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApNetworkSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateApNetworkSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_network_settings` (Update AP network settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6347,21 +6467,25 @@ pub struct UpdateApNetworkSettings<'a> {
 }
 impl<'a> UpdateApNetworkSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateApNetworkSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6369,6 +6493,7 @@ impl<'a> UpdateApNetworkSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6383,6 +6508,7 @@ impl<'a> UpdateApNetworkSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6400,6 +6526,7 @@ impl<'a> UpdateApNetworkSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6435,16 +6562,11 @@ static GET_AP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `get_ap_radio_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApRadioSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApRadioSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_radio_settings` (Get AP radio settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6455,26 +6577,31 @@ pub struct GetApRadioSettings<'a> {
 }
 impl<'a> GetApRadioSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApRadioSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6483,6 +6610,7 @@ impl<'a> GetApRadioSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6514,16 +6642,11 @@ static UPDATE_AP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `update_ap_radio_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApRadioSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateApRadioSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_radio_settings` (Update AP radio settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6534,21 +6657,25 @@ pub struct UpdateApRadioSettings<'a> {
 }
 impl<'a> UpdateApRadioSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateApRadioSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6556,6 +6683,7 @@ impl<'a> UpdateApRadioSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6570,6 +6698,7 @@ impl<'a> UpdateApRadioSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6587,6 +6716,7 @@ impl<'a> UpdateApRadioSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6622,16 +6752,11 @@ static GET_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `get_ap_smart_monitor_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApSmartMonitorSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApSmartMonitorSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_smart_monitor_settings` (Get AP smart monitor settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6642,26 +6767,31 @@ pub struct GetApSmartMonitorSettings<'a> {
 }
 impl<'a> GetApSmartMonitorSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApSmartMonitorSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6670,6 +6800,7 @@ impl<'a> GetApSmartMonitorSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6701,16 +6832,11 @@ static UPDATE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `update_ap_smart_monitor_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApSmartMonitorSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateApSmartMonitorSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_smart_monitor_settings` (Update AP smart monitor settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6721,21 +6847,25 @@ pub struct UpdateApSmartMonitorSettings<'a> {
 }
 impl<'a> UpdateApSmartMonitorSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateApSmartMonitorSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6743,6 +6873,7 @@ impl<'a> UpdateApSmartMonitorSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6757,6 +6888,7 @@ impl<'a> UpdateApSmartMonitorSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6774,6 +6906,7 @@ impl<'a> UpdateApSmartMonitorSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6809,16 +6942,11 @@ static GET_AP_SNMP_AGENT_PROFILE_SETTINGS: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `get_ap_snmp_agent_profile_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApSnmpAgentProfileSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApSnmpAgentProfileSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_snmp_agent_profile_settings` (Get AP SNMP agent profile settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6829,26 +6957,31 @@ pub struct GetApSnmpAgentProfileSettings<'a> {
 }
 impl<'a> GetApSnmpAgentProfileSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApSnmpAgentProfileSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6857,6 +6990,7 @@ impl<'a> GetApSnmpAgentProfileSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6888,16 +7022,11 @@ static UPDATE_AP_SNMP_AGENT_PROFILE_SETTINGS: ruckus_one_runtime::Operation = ru
 };
 /// Representations offered by `update_ap_snmp_agent_profile_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApSnmpAgentProfileSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateApSnmpAgentProfileSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_snmp_agent_profile_settings` (Update AP SNMP agent profile settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6908,21 +7037,25 @@ pub struct UpdateApSnmpAgentProfileSettings<'a> {
 }
 impl<'a> UpdateApSnmpAgentProfileSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateApSnmpAgentProfileSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6930,6 +7063,7 @@ impl<'a> UpdateApSnmpAgentProfileSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6944,6 +7078,7 @@ impl<'a> UpdateApSnmpAgentProfileSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6961,6 +7096,7 @@ impl<'a> UpdateApSnmpAgentProfileSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6996,16 +7132,11 @@ static GET_AP_STICKY_CLIENT_STEERING_SETTINGS: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `get_ap_sticky_client_steering_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApStickyClientSteeringSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApStickyClientSteeringSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_sticky_client_steering_settings` (Get AP sticky client steering settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7016,26 +7147,31 @@ pub struct GetApStickyClientSteeringSettings<'a> {
 }
 impl<'a> GetApStickyClientSteeringSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApStickyClientSteeringSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7044,6 +7180,7 @@ impl<'a> GetApStickyClientSteeringSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7075,16 +7212,11 @@ static UPDATE_AP_STICKY_CLIENT_STEERING_SETTINGS: ruckus_one_runtime::Operation 
 };
 /// Representations offered by `update_ap_sticky_client_steering_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApStickyClientSteeringSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateApStickyClientSteeringSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_sticky_client_steering_settings` (Update AP sticky client steering settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7095,11 +7227,13 @@ pub struct UpdateApStickyClientSteeringSettings<'a> {
 }
 impl<'a> UpdateApStickyClientSteeringSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateApStickyClientSteeringSettingsVersion,
@@ -7108,11 +7242,13 @@ impl<'a> UpdateApStickyClientSteeringSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7120,6 +7256,7 @@ impl<'a> UpdateApStickyClientSteeringSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7134,6 +7271,7 @@ impl<'a> UpdateApStickyClientSteeringSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7151,6 +7289,7 @@ impl<'a> UpdateApStickyClientSteeringSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7186,16 +7325,11 @@ static DELETE_AP_STICKY_CLIENT_STEERING_SETTINGS: ruckus_one_runtime::Operation 
 };
 /// Representations offered by `delete_ap_sticky_client_steering_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteApStickyClientSteeringSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteApStickyClientSteeringSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::delete_ap_sticky_client_steering_settings` (Delete AP sticky client steering settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7206,11 +7340,13 @@ pub struct DeleteApStickyClientSteeringSettings<'a> {
 }
 impl<'a> DeleteApStickyClientSteeringSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeleteApStickyClientSteeringSettingsVersion,
@@ -7219,11 +7355,13 @@ impl<'a> DeleteApStickyClientSteeringSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7231,6 +7369,7 @@ impl<'a> DeleteApStickyClientSteeringSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7245,6 +7384,7 @@ impl<'a> DeleteApStickyClientSteeringSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7262,6 +7402,7 @@ impl<'a> DeleteApStickyClientSteeringSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7297,16 +7438,11 @@ static GET_AP_USB_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `get_ap_usb_port_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApUsbPortSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApUsbPortSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_usb_port_settings` (Get AP USB port settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7317,26 +7453,31 @@ pub struct GetApUsbPortSettings<'a> {
 }
 impl<'a> GetApUsbPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApUsbPortSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7345,6 +7486,7 @@ impl<'a> GetApUsbPortSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7376,16 +7518,11 @@ static UPDATE_AP_USB_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `update_ap_usb_port_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApUsbPortSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateApUsbPortSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_usb_port_settings` (Update AP USB port settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7396,21 +7533,25 @@ pub struct UpdateApUsbPortSettings<'a> {
 }
 impl<'a> UpdateApUsbPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateApUsbPortSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7418,6 +7559,7 @@ impl<'a> UpdateApUsbPortSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7432,6 +7574,7 @@ impl<'a> UpdateApUsbPortSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7449,6 +7592,7 @@ impl<'a> UpdateApUsbPortSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7484,16 +7628,11 @@ static GET_AP_CAPABILITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `get_ap_capabilities`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApCapabilitiesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApCapabilitiesVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_capabilities` (Get AP capabilities).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7504,26 +7643,31 @@ pub struct GetApCapabilities<'a> {
 }
 impl<'a> GetApCapabilities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApCapabilitiesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7532,6 +7676,7 @@ impl<'a> GetApCapabilities<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7563,16 +7708,11 @@ static GET_AP_DHCP_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `get_ap_dhcp_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApDhcpSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApDhcpSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_dhcp_settings` (Get AP DHCP settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7583,26 +7723,31 @@ pub struct GetApDhcpSettings<'a> {
 }
 impl<'a> GetApDhcpSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApDhcpSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7611,6 +7756,7 @@ impl<'a> GetApDhcpSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7642,16 +7788,11 @@ static GET_AP_WIFI_AVAILABLE_CHANNELS: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `get_ap_wifi_available_channels`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApWifiAvailableChannelsVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApWifiAvailableChannelsVersion = super::versions::V1_1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_wifi_available_channels` (Get AP available Wi-Fi channels).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7662,26 +7803,31 @@ pub struct GetApWifiAvailableChannels<'a> {
 }
 impl<'a> GetApWifiAvailableChannels<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApWifiAvailableChannelsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7690,6 +7836,7 @@ impl<'a> GetApWifiAvailableChannels<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7725,21 +7872,25 @@ pub struct GetApWifiAvailableChannelsV1<'a> {
 }
 impl<'a> GetApWifiAvailableChannelsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7748,6 +7899,7 @@ impl<'a> GetApWifiAvailableChannelsV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

@@ -39,6 +39,7 @@ impl<'a> CertificatesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetCertificate::version`)
     #[doc(alias = "/certificates/{certId}")]
     #[doc(alias = "GET /certificates/{certId}")]
+    #[inline]
     pub fn get_certificate(&self, cert_id: &str) -> GetCertificate<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -59,6 +60,7 @@ impl<'a> CertificatesClient<'a> {
     /// - Media types: Content-Type `application/json`, Accept `application/x-pkcs12`
     #[doc(alias = "/certificates/{certId}")]
     #[doc(alias = "POST /certificates/{certId}")]
+    #[inline]
     pub fn download_certificate_private_key(
         &self,
         cert_id: &str,
@@ -87,6 +89,7 @@ impl<'a> CertificatesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/certificates/{certId}")]
     #[doc(alias = "PATCH /certificates/{certId}")]
+    #[inline]
     pub fn patch_certificate(
         &self,
         cert_id: &str,
@@ -114,6 +117,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificates/{certId}")]
     #[doc(alias = "DELETE /certificates/{certId}")]
     #[doc(alias = "deleteCert")]
+    #[inline]
     pub fn delete_certificate(&self, cert_id: &str) -> DeleteCertificate<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -133,6 +137,7 @@ impl<'a> CertificatesClient<'a> {
     /// - Media types: Accept `application/x-pkcs7-certificates`
     #[doc(alias = "/certificates/{certId}/chains")]
     #[doc(alias = "GET /certificates/{certId}/chains")]
+    #[inline]
     pub fn list_certificate_chains(&self, cert_id: &str) -> ListCertificateChains<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -153,6 +158,7 @@ impl<'a> CertificatesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/certificateAuthorities")]
     #[doc(alias = "POST /certificateAuthorities")]
+    #[inline]
     pub fn create_certificate_authority(
         &self,
         body: &CertificateAuthority,
@@ -176,6 +182,7 @@ impl<'a> CertificatesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetCertificateAuthority::version`)
     #[doc(alias = "/certificateAuthorities/{caId}")]
     #[doc(alias = "GET /certificateAuthorities/{caId}")]
+    #[inline]
     pub fn get_certificate_authority(&self, ca_id: &str) -> GetCertificateAuthority<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -198,6 +205,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificateAuthorities/{caId}")]
     #[doc(alias = "DELETE /certificateAuthorities/{caId}")]
     #[doc(alias = "deleteCa")]
+    #[inline]
     pub fn delete_certificate_authority(
         &self,
         ca_id: &str,
@@ -223,6 +231,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificateAuthorities/query")]
     #[doc(alias = "POST /certificateAuthorities/query")]
     #[doc(alias = "queryCas")]
+    #[inline]
     pub fn query_certificate_authorities(
         &self,
         body: &super::common::QueryRequest,
@@ -248,6 +257,7 @@ impl<'a> CertificatesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/certificateAuthorities/{caId}/templates")]
     #[doc(alias = "POST /certificateAuthorities/{caId}/templates")]
+    #[inline]
     pub fn create_certificate_template(
         &self,
         ca_id: &str,
@@ -274,6 +284,7 @@ impl<'a> CertificatesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/certificateAuthorities/{caId}/subCas")]
     #[doc(alias = "POST /certificateAuthorities/{caId}/subCas")]
+    #[inline]
     pub fn create_sub_certificate_authority(
         &self,
         ca_id: &str,
@@ -304,6 +315,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificateAuthorities/{caId}/subCas/query")]
     #[doc(alias = "POST /certificateAuthorities/{caId}/subCas/query")]
     #[doc(alias = "querySubCas")]
+    #[inline]
     pub fn query_sub_certificate_authorities(
         &self,
         ca_id: &str,
@@ -332,6 +344,7 @@ impl<'a> CertificatesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/certificateAuthorities/{caId}/certificates")]
     #[doc(alias = "POST /certificateAuthorities/{caId}/certificates")]
+    #[inline]
     pub fn create_certificate(
         &self,
         ca_id: &str,
@@ -360,6 +373,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificateAuthorities/{caId}/certificates/query")]
     #[doc(alias = "POST /certificateAuthorities/{caId}/certificates/query")]
     #[doc(alias = "getByCaId")]
+    #[inline]
     pub fn query_certificate_authority_certificates(
         &self,
         ca_id: &str,
@@ -386,6 +400,7 @@ impl<'a> CertificatesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetCertificateTemplate::version`)
     #[doc(alias = "/certificateTemplates/{templateId}")]
     #[doc(alias = "GET /certificateTemplates/{templateId}")]
+    #[inline]
     pub fn get_certificate_template(
         &self,
         template_id: &str,
@@ -410,6 +425,7 @@ impl<'a> CertificatesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/certificateTemplates/{templateId}")]
     #[doc(alias = "PATCH /certificateTemplates/{templateId}")]
+    #[inline]
     pub fn patch_certificate_template(
         &self,
         template_id: &str,
@@ -437,6 +453,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificateTemplates/{templateId}")]
     #[doc(alias = "DELETE /certificateTemplates/{templateId}")]
     #[doc(alias = "deleteTemplate")]
+    #[inline]
     pub fn delete_certificate_template(
         &self,
         template_id: &str,
@@ -462,6 +479,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificateTemplates/query")]
     #[doc(alias = "POST /certificateTemplates/query")]
     #[doc(alias = "queryTemplates")]
+    #[inline]
     pub fn query_certificate_templates(
         &self,
         body: &super::common::QueryRequest,
@@ -491,6 +509,7 @@ impl<'a> CertificatesClient<'a> {
     /// - overrideDays greater than 0 replaces the template's expiry.
     #[doc(alias = "/certificateTemplates/{templateId}/scepKeys")]
     #[doc(alias = "POST /certificateTemplates/{templateId}/scepKeys")]
+    #[inline]
     pub fn create_scep_key(
         &self,
         template_id: &str,
@@ -524,6 +543,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificateTemplates/{templateId}/scepKeys")]
     #[doc(alias = "GET /certificateTemplates/{templateId}/scepKeys")]
     #[doc(alias = "getScepKeys")]
+    #[inline]
     pub fn list_scep_keys(&self, template_id: &str) -> ListScepKeys<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -546,6 +566,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificateTemplates/{templateId}/scepKeys/{scepKeyId}")]
     #[doc(alias = "GET /certificateTemplates/{templateId}/scepKeys/{scepKeyId}")]
     #[doc(alias = "getScepKeyById")]
+    #[inline]
     pub fn get_scep_key(&self, template_id: &str, scep_key_id: &str) -> GetScepKey<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -569,6 +590,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificateTemplates/{templateId}/scepKeys/{scepKeyId}")]
     #[doc(alias = "DELETE /certificateTemplates/{templateId}/scepKeys/{scepKeyId}")]
     #[doc(alias = "deleteScepKey")]
+    #[inline]
     pub fn delete_scep_key(
         &self,
         template_id: &str,
@@ -602,6 +624,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(
         alias = "POST /certificateTemplates/{templateId}/identities/{identityId}/certificates/query"
     )]
+    #[inline]
     pub fn query_certificate_template_identity_certificates(
         &self,
         template_id: &str,
@@ -634,6 +657,7 @@ impl<'a> CertificatesClient<'a> {
     /// - The status filter accepts INVALID, VALID, REVOKED and EXPIRED.
     #[doc(alias = "/certificateTemplates/{templateId}/certificates/query")]
     #[doc(alias = "POST /certificateTemplates/{templateId}/certificates/query")]
+    #[inline]
     pub fn query_certificate_template_certificates(
         &self,
         template_id: &str,
@@ -664,6 +688,7 @@ impl<'a> CertificatesClient<'a> {
     /// - The status filter accepts INVALID, VALID, REVOKED and EXPIRED.
     #[doc(alias = "/certificateTemplates/certificates/query")]
     #[doc(alias = "POST /certificateTemplates/certificates/query")]
+    #[inline]
     pub fn query_certificates(
         &self,
         body: &CertificateQueryRequest,
@@ -691,6 +716,7 @@ impl<'a> CertificatesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/certificateTemplates/{templateId}/certificates")]
     #[doc(alias = "DELETE /certificateTemplates/{templateId}/certificates")]
+    #[inline]
     pub fn delete_certificate_template_certificates(
         &self,
         template_id: &str,
@@ -717,6 +743,7 @@ impl<'a> CertificatesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListRadiusProfileCertificates::version`)
     #[doc(alias = "/radiusProfiles/{radiusProfileId}/certificates")]
     #[doc(alias = "GET /radiusProfiles/{radiusProfileId}/certificates")]
+    #[inline]
     pub fn list_radius_profile_certificates(
         &self,
         radius_profile_id: &str,
@@ -743,6 +770,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/radiusProfiles/{radiusProfileId}/certificateAuthorities")]
     #[doc(alias = "GET /radiusProfiles/{radiusProfileId}/certificateAuthorities")]
     #[doc(alias = "getCAsByRadiusId")]
+    #[inline]
     pub fn list_radius_profile_certificate_authorities(
         &self,
         radius_profile_id: &str,
@@ -767,6 +795,7 @@ impl<'a> CertificatesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateSamlIdpProfile::version`)
     #[doc(alias = "/samlIdpProfiles")]
     #[doc(alias = "POST /samlIdpProfiles")]
+    #[inline]
     pub fn create_saml_idp_profile(
         &self,
         body: &SamlIdpProfileRequest,
@@ -790,6 +819,7 @@ impl<'a> CertificatesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetSamlIdpProfile::version`)
     #[doc(alias = "/samlIdpProfiles/{samlIdpProfileId}")]
     #[doc(alias = "GET /samlIdpProfiles/{samlIdpProfileId}")]
+    #[inline]
     pub fn get_saml_idp_profile(
         &self,
         saml_idp_profile_id: &str,
@@ -813,6 +843,7 @@ impl<'a> CertificatesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateSamlIdpProfile::version`)
     #[doc(alias = "/samlIdpProfiles/{samlIdpProfileId}")]
     #[doc(alias = "PUT /samlIdpProfiles/{samlIdpProfileId}")]
+    #[inline]
     pub fn update_saml_idp_profile(
         &self,
         saml_idp_profile_id: &str,
@@ -838,6 +869,7 @@ impl<'a> CertificatesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchSamlIdpProfile::version`)
     #[doc(alias = "/samlIdpProfiles/{samlIdpProfileId}")]
     #[doc(alias = "PATCH /samlIdpProfiles/{samlIdpProfileId}")]
+    #[inline]
     pub fn patch_saml_idp_profile(
         &self,
         saml_idp_profile_id: &str,
@@ -862,6 +894,7 @@ impl<'a> CertificatesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteSamlIdpProfile::version`)
     #[doc(alias = "/samlIdpProfiles/{samlIdpProfileId}")]
     #[doc(alias = "DELETE /samlIdpProfiles/{samlIdpProfileId}")]
+    #[inline]
     pub fn delete_saml_idp_profile(
         &self,
         saml_idp_profile_id: &str,
@@ -889,6 +922,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(
         alias = "PUT /samlIdpProfiles/{samlIdpProfileId}/signingCertificates/{certificateId}"
     )]
+    #[inline]
     pub fn add_signing_certificate_to_saml_idp_profile(
         &self,
         saml_idp_profile_id: &str,
@@ -919,6 +953,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(
         alias = "DELETE /samlIdpProfiles/{samlIdpProfileId}/signingCertificates/{certificateId}"
     )]
+    #[inline]
     pub fn remove_signing_certificate_from_saml_idp_profile(
         &self,
         saml_idp_profile_id: &str,
@@ -949,6 +984,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(
         alias = "PUT /samlIdpProfiles/{samlIdpProfileId}/encryptionCertificates/{certificateId}"
     )]
+    #[inline]
     pub fn add_encryption_certificate_to_saml_idp_profile(
         &self,
         saml_idp_profile_id: &str,
@@ -979,6 +1015,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(
         alias = "DELETE /samlIdpProfiles/{samlIdpProfileId}/encryptionCertificates/{certificateId}"
     )]
+    #[inline]
     pub fn remove_encryption_certificate_from_saml_idp_profile(
         &self,
         saml_idp_profile_id: &str,
@@ -1008,6 +1045,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(
         alias = "PUT /wifiNetworks/{wifiNetworkId}/samlIdpProfiles/{samlIdpProfileId}"
     )]
+    #[inline]
     pub fn add_saml_idp_profile_to_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -1039,6 +1077,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(
         alias = "PUT /wifiNetworks/{wifiNetworkId}/certificateTemplates/{certificateTemplateId}"
     )]
+    #[inline]
     pub fn add_certificate_template_to_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -1070,6 +1109,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(
         alias = "DELETE /wifiNetworks/{wifiNetworkId}/certificateTemplates/{certificateTemplateId}"
     )]
+    #[inline]
     pub fn remove_certificate_template_from_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -1099,6 +1139,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificateTemplates/{templateId}/policySets/{policySetId}")]
     #[doc(alias = "PUT /certificateTemplates/{templateId}/policySets/{policySetId}")]
     #[doc(alias = "certTempUpdatePolicySetId")]
+    #[inline]
     pub fn cert_temp_update_policy_set_id(
         &self,
         template_id: &str,
@@ -1126,6 +1167,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificateTemplates/{templateId}/policySets/{policySetId}")]
     #[doc(alias = "DELETE /certificateTemplates/{templateId}/policySets/{policySetId}")]
     #[doc(alias = "certTempRemovePolicySetId")]
+    #[inline]
     pub fn cert_temp_remove_policy_set_id(
         &self,
         template_id: &str,
@@ -1152,6 +1194,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificates/query")]
     #[doc(alias = "POST /certificates/query")]
     #[doc(alias = "queryCerts")]
+    #[inline]
     pub fn query_certs(&self, body: &CertQueryRequest) -> QueryCerts<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &QUERY_CERTS, &[]);
         req.json(body);
@@ -1171,6 +1214,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificates")]
     #[doc(alias = "POST /certificates")]
     #[doc(alias = "uploadCert")]
+    #[inline]
     pub fn upload_cert(&self) -> UploadCert<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &UPLOAD_CERT, &[]);
         UploadCert { req }
@@ -1192,6 +1236,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificateTemplates/{templateId}/notifications")]
     #[doc(alias = "GET /certificateTemplates/{templateId}/notifications")]
     #[doc(alias = "getNotifications")]
+    #[inline]
     pub fn get_notifications(&self, template_id: &str) -> GetNotifications<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1215,6 +1260,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificateTemplates/{templateId}/notifications")]
     #[doc(alias = "POST /certificateTemplates/{templateId}/notifications")]
     #[doc(alias = "createNotification")]
+    #[inline]
     pub fn create_notification(
         &self,
         template_id: &str,
@@ -1245,6 +1291,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificateTemplates/{templateId}/msiPackages")]
     #[doc(alias = "GET /certificateTemplates/{templateId}/msiPackages")]
     #[doc(alias = "getMsiPackages")]
+    #[inline]
     pub fn get_msi_packages(&self, template_id: &str) -> GetMsiPackages<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1268,6 +1315,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificateTemplates/{templateId}/msiPackages")]
     #[doc(alias = "POST /certificateTemplates/{templateId}/msiPackages")]
     #[doc(alias = "createMsiPackage")]
+    #[inline]
     pub fn create_msi_package(
         &self,
         template_id: &str,
@@ -1301,6 +1349,7 @@ impl<'a> CertificatesClient<'a> {
         alias = "POST /certificateTemplates/{templateId}/identities/{identityId}/certificates"
     )]
     #[doc(alias = "generateCertToIdentity")]
+    #[inline]
     pub fn generate_cert_to_identity(
         &self,
         template_id: &str,
@@ -1330,6 +1379,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificateTemplates/{templateId}/certificates")]
     #[doc(alias = "POST /certificateTemplates/{templateId}/certificates")]
     #[doc(alias = "generateCert")]
+    #[inline]
     pub fn generate_cert(
         &self,
         template_id: &str,
@@ -1359,6 +1409,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificateTemplates/{templateId}/certificates/{certId}")]
     #[doc(alias = "GET /certificateTemplates/{templateId}/certificates/{certId}")]
     #[doc(alias = "downloadCertDer_1_1_1")]
+    #[inline]
     pub fn download_cert_der(
         &self,
         template_id: &str,
@@ -1386,6 +1437,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificateTemplates/{templateId}/certificates/{certId}")]
     #[doc(alias = "POST /certificateTemplates/{templateId}/certificates/{certId}")]
     #[doc(alias = "downloadCertP12_1")]
+    #[inline]
     pub fn download_cert_p12(
         &self,
         template_id: &str,
@@ -1416,6 +1468,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificateTemplates/{templateId}/certificates/{certId}")]
     #[doc(alias = "PATCH /certificateTemplates/{templateId}/certificates/{certId}")]
     #[doc(alias = "patchCert_1")]
+    #[inline]
     pub fn patch_cert(
         &self,
         template_id: &str,
@@ -1444,6 +1497,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificateAuthorities/{caId}")]
     #[doc(alias = "POST /certificateAuthorities/{caId}")]
     #[doc(alias = "downloadCaP12_1")]
+    #[inline]
     pub fn download_ca_p12(
         &self,
         ca_id: &str,
@@ -1472,6 +1526,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificateAuthorities/{caId}")]
     #[doc(alias = "PATCH /certificateAuthorities/{caId}")]
     #[doc(alias = "patchCa")]
+    #[inline]
     pub fn patch_ca(&self, ca_id: &str, body: &UpdateCa) -> PatchCa<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &PATCH_CA, &[ca_id]);
         req.json(body);
@@ -1492,6 +1547,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificateAuthorities/{caId}/templates/query")]
     #[doc(alias = "POST /certificateAuthorities/{caId}/templates/query")]
     #[doc(alias = "queryTemplatesByCa")]
+    #[inline]
     pub fn query_templates_by_ca(
         &self,
         ca_id: &str,
@@ -1520,6 +1576,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificateAuthorities/{caId}/privateKeys")]
     #[doc(alias = "POST /certificateAuthorities/{caId}/privateKeys")]
     #[doc(alias = "uploadCaPrivateKey")]
+    #[inline]
     pub fn upload_ca_private_key(&self, ca_id: &str) -> UploadCaPrivateKey<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1542,6 +1599,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificateAuthorities/{caId}/privateKeys")]
     #[doc(alias = "DELETE /certificateAuthorities/{caId}/privateKeys")]
     #[doc(alias = "deleteCaPrivateKey")]
+    #[inline]
     pub fn delete_ca_private_key(&self, ca_id: &str) -> DeleteCaPrivateKey<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1566,6 +1624,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificateTemplates/{templateId}/scepKeys/{scepKeyId}")]
     #[doc(alias = "PATCH /certificateTemplates/{templateId}/scepKeys/{scepKeyId}")]
     #[doc(alias = "patchScepKey")]
+    #[inline]
     pub fn patch_scep_key(
         &self,
         template_id: &str,
@@ -1596,6 +1655,7 @@ impl<'a> CertificatesClient<'a> {
         alias = "GET /certificateTemplates/{templateId}/notifications/{notificationId}"
     )]
     #[doc(alias = "getNotificationById")]
+    #[inline]
     pub fn get_notification_by_id(
         &self,
         template_id: &str,
@@ -1625,6 +1685,7 @@ impl<'a> CertificatesClient<'a> {
         alias = "DELETE /certificateTemplates/{templateId}/notifications/{notificationId}"
     )]
     #[doc(alias = "deleteNotification")]
+    #[inline]
     pub fn delete_notification(
         &self,
         template_id: &str,
@@ -1655,6 +1716,7 @@ impl<'a> CertificatesClient<'a> {
         alias = "PATCH /certificateTemplates/{templateId}/notifications/{notificationId}"
     )]
     #[doc(alias = "patchNotification")]
+    #[inline]
     pub fn patch_notification(
         &self,
         template_id: &str,
@@ -1683,6 +1745,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificateTemplates/{templateId}/msiPackages/{msiPackageId}")]
     #[doc(alias = "GET /certificateTemplates/{templateId}/msiPackages/{msiPackageId}")]
     #[doc(alias = "getMsiPackageById")]
+    #[inline]
     pub fn get_msi_package_by_id(
         &self,
         template_id: &str,
@@ -1712,6 +1775,7 @@ impl<'a> CertificatesClient<'a> {
         alias = "DELETE /certificateTemplates/{templateId}/msiPackages/{msiPackageId}"
     )]
     #[doc(alias = "deleteMsiPackage")]
+    #[inline]
     pub fn delete_msi_package(
         &self,
         template_id: &str,
@@ -1740,6 +1804,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificateTemplates/{templateId}/msiPackages/{msiPackageId}")]
     #[doc(alias = "PATCH /certificateTemplates/{templateId}/msiPackages/{msiPackageId}")]
     #[doc(alias = "patchMsiPackage")]
+    #[inline]
     pub fn patch_msi_package(
         &self,
         template_id: &str,
@@ -1768,6 +1833,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificateTemplates/{templateId}/certificates/{certId}/chains")]
     #[doc(alias = "GET /certificateTemplates/{templateId}/certificates/{certId}/chains")]
     #[doc(alias = "downloadCertChainInPkcs7_1")]
+    #[inline]
     pub fn download_cert_chain_in_pkcs7(
         &self,
         template_id: &str,
@@ -1793,6 +1859,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificateAuthorities/{caId}/chains")]
     #[doc(alias = "GET /certificateAuthorities/{caId}/chains")]
     #[doc(alias = "downloadCaChainPKCS7_1")]
+    #[inline]
     pub fn download_ca_chain_pkcs7(&self, ca_id: &str) -> DownloadCaChainPkcs7<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,

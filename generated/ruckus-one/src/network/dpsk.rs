@@ -104,6 +104,7 @@ impl<'de> serde::Deserialize<'de> for DpskPassphrase {
 }
 impl DpskPassphrase {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -307,6 +308,7 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseCreate {
 }
 impl DpskPassphraseCreate {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -625,6 +627,7 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseDevice {
 }
 impl DpskPassphraseDevice {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             mac: None,
@@ -756,6 +759,7 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseFilters {
 }
 impl DpskPassphraseFilters {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             network_id: None,
@@ -940,6 +944,7 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseQueryRequest {
 }
 impl DpskPassphraseQueryRequest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -1065,6 +1070,7 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseQueryResponse {
 }
 impl DpskPassphraseQueryResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -1160,6 +1166,7 @@ impl<'de> serde::Deserialize<'de> for DpskPassphrasesPatchRequest {
 }
 impl DpskPassphrasesPatchRequest {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(ids: Vec<String>, changes: DpskPassphrase) -> Self {
         Self {
             ids,
@@ -1280,6 +1287,7 @@ impl<'de> serde::Deserialize<'de> for DpskPool {
 }
 impl DpskPool {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             identity_group_id: None,
@@ -1627,6 +1635,7 @@ impl<'de> serde::Deserialize<'de> for DpskPoolQueryResponse {
 }
 impl DpskPoolQueryResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -1825,6 +1834,7 @@ impl<'de> serde::Deserialize<'de> for DpskPoolTemplate {
 }
 impl DpskPoolTemplate {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         name: String,
         passphrase_format: DpskPoolPassphraseFormat,
@@ -1989,6 +1999,7 @@ impl<'de> serde::Deserialize<'de> for DpskPoolTemplateQueryResponse {
 }
 impl DpskPoolTemplateQueryResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -2075,6 +2086,7 @@ impl<'de> serde::Deserialize<'de> for TemplateCloneSettingsRequest {
 }
 impl TemplateCloneSettingsRequest {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             name,
@@ -2118,6 +2130,7 @@ impl<'a> DpskClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/dpskServices")]
     #[doc(alias = "POST /dpskServices")]
+    #[inline]
     pub fn create_dpsk_service(&self, body: &DpskPool) -> CreateDpskService<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2140,6 +2153,7 @@ impl<'a> DpskClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/dpskServices")]
     #[doc(alias = "GET /dpskServices")]
+    #[inline]
     pub fn list_dpsk_services(&self) -> ListDpskServices<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2163,6 +2177,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/dpskServices/query")]
     #[doc(alias = "POST /dpskServices/query")]
     #[doc(alias = "queryDpskPools")]
+    #[inline]
     pub fn query_dpsk_services(
         &self,
         body: &super::common::QueryRequest,
@@ -2187,6 +2202,7 @@ impl<'a> DpskClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/dpskServices/{poolId}")]
     #[doc(alias = "GET /dpskServices/{poolId}")]
+    #[inline]
     pub fn get_dpsk_service(&self, pool_id: &str) -> GetDpskService<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2212,6 +2228,7 @@ impl<'a> DpskClient<'a> {
     /// - identityGroupId is part of the body; the document says it can be edited only on a template.
     #[doc(alias = "/dpskServices/{poolId}")]
     #[doc(alias = "PUT /dpskServices/{poolId}")]
+    #[inline]
     pub fn update_dpsk_service(
         &self,
         pool_id: &str,
@@ -2242,6 +2259,7 @@ impl<'a> DpskClient<'a> {
     /// - identityGroupId is part of the body; the document says it can be edited only on a template.
     #[doc(alias = "/dpskServices/{poolId}")]
     #[doc(alias = "PATCH /dpskServices/{poolId}")]
+    #[inline]
     pub fn patch_dpsk_service(
         &self,
         pool_id: &str,
@@ -2270,6 +2288,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/dpskServices/{poolId}")]
     #[doc(alias = "DELETE /dpskServices/{poolId}")]
     #[doc(alias = "deleteDpskPool")]
+    #[inline]
     pub fn delete_dpsk_service(&self, pool_id: &str) -> DeleteDpskService<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2294,6 +2313,7 @@ impl<'a> DpskClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/dpskServices/{poolId}/identityGroups/{groupId}")]
     #[doc(alias = "PUT /dpskServices/{poolId}/identityGroups/{groupId}")]
+    #[inline]
     pub fn add_identity_group_to_dpsk_service(
         &self,
         pool_id: &str,
@@ -2323,6 +2343,7 @@ impl<'a> DpskClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/dpskServices/{poolId}/identityGroups/{groupId}")]
     #[doc(alias = "DELETE /dpskServices/{poolId}/identityGroups/{groupId}")]
+    #[inline]
     pub fn remove_identity_group_from_dpsk_service(
         &self,
         pool_id: &str,
@@ -2353,6 +2374,7 @@ impl<'a> DpskClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/dpskServices/{poolId}/identityGroups/{groupId}/passphrases")]
     #[doc(alias = "POST /dpskServices/{poolId}/identityGroups/{groupId}/passphrases")]
+    #[inline]
     pub fn create_dpsk_passphrase(
         &self,
         pool_id: &str,
@@ -2381,6 +2403,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/dpskServices/{poolId}/passphrases/csvFiles")]
     #[doc(alias = "POST /dpskServices/{poolId}/passphrases/csvFiles")]
     #[doc(alias = "importDpskPassphrasesFromCsv")]
+    #[inline]
     pub fn import_dpsk_passphrases(&self, pool_id: &str) -> ImportDpskPassphrases<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2405,6 +2428,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/dpskServices/{poolId}/passphrases")]
     #[doc(alias = "POST /dpskServices/{poolId}/passphrases")]
     #[doc(alias = "createPassphrase")]
+    #[inline]
     pub fn create_dpsk_service_passphrases(
         &self,
         pool_id: &str,
@@ -2441,6 +2465,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/dpskServices/{poolId}/passphrases")]
     #[doc(alias = "GET /dpskServices/{poolId}/passphrases")]
     #[doc(alias = "listAllPassphrases")]
+    #[inline]
     pub fn list_dpsk_service_passphrases(
         &self,
         pool_id: &str,
@@ -2468,6 +2493,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/dpskServices/{poolId}/passphrases/query")]
     #[doc(alias = "POST /dpskServices/{poolId}/passphrases/query")]
     #[doc(alias = "queryResponse")]
+    #[inline]
     pub fn query_dpsk_service_passphrases(
         &self,
         pool_id: &str,
@@ -2496,6 +2522,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/dpskServices/{poolId}/passphrases/{id}")]
     #[doc(alias = "GET /dpskServices/{poolId}/passphrases/{id}")]
     #[doc(alias = "getPassphraseById")]
+    #[inline]
     pub fn get_dpsk_service_passphrase(
         &self,
         pool_id: &str,
@@ -2524,6 +2551,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/dpskServices/{poolId}/passphrases")]
     #[doc(alias = "DELETE /dpskServices/{poolId}/passphrases")]
     #[doc(alias = "deletePassphrases")]
+    #[inline]
     pub fn delete_dpsk_service_passphrases(
         &self,
         pool_id: &str,
@@ -2553,6 +2581,7 @@ impl<'a> DpskClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/identityGroups/{identityGroupId}/dpskServices")]
     #[doc(alias = "POST /identityGroups/{identityGroupId}/dpskServices")]
+    #[inline]
     pub fn create_identity_group_dpsk_service(
         &self,
         identity_group_id: &str,
@@ -2584,6 +2613,7 @@ impl<'a> DpskClient<'a> {
     /// - identityGroupId (the linked identity group) can be edited only on a template.
     #[doc(alias = "/templates/dpskServices")]
     #[doc(alias = "POST /templates/dpskServices")]
+    #[inline]
     pub fn create_template_dpsk_service(
         &self,
         body: &DpskPool,
@@ -2609,6 +2639,7 @@ impl<'a> DpskClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/templates/dpskServices/{poolTemplateId}")]
     #[doc(alias = "GET /templates/dpskServices/{poolTemplateId}")]
+    #[inline]
     pub fn get_template_dpsk_service(
         &self,
         pool_template_id: &str,
@@ -2637,6 +2668,7 @@ impl<'a> DpskClient<'a> {
     /// - identityGroupId (the linked identity group) can be edited only on a template.
     #[doc(alias = "/templates/dpskServices/{poolTemplateId}")]
     #[doc(alias = "PUT /templates/dpskServices/{poolTemplateId}")]
+    #[inline]
     pub fn update_template_dpsk_service(
         &self,
         pool_template_id: &str,
@@ -2667,6 +2699,7 @@ impl<'a> DpskClient<'a> {
     /// - identityGroupId (the linked identity group) can be edited only on a template.
     #[doc(alias = "/templates/dpskServices/{poolTemplateId}")]
     #[doc(alias = "PATCH /templates/dpskServices/{poolTemplateId}")]
+    #[inline]
     pub fn patch_template_dpsk_service(
         &self,
         pool_template_id: &str,
@@ -2695,6 +2728,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/templates/dpskServices/{poolTemplateId}")]
     #[doc(alias = "DELETE /templates/dpskServices/{poolTemplateId}")]
     #[doc(alias = "deleteDpskPoolTemplate")]
+    #[inline]
     pub fn delete_template_dpsk_service(
         &self,
         pool_template_id: &str,
@@ -2721,6 +2755,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/templates/dpskServices/query")]
     #[doc(alias = "POST /templates/dpskServices/query")]
     #[doc(alias = "queryDpskPoolTemplates")]
+    #[inline]
     pub fn query_template_dpsk_services(
         &self,
         body: &super::common::QueryRequest,
@@ -2750,6 +2785,7 @@ impl<'a> DpskClient<'a> {
     /// - identityGroupId (the linked identity group) can be edited only on a template.
     #[doc(alias = "/templates/identityGroups/{identityGroupId}/dpskServices")]
     #[doc(alias = "POST /templates/identityGroups/{identityGroupId}/dpskServices")]
+    #[inline]
     pub fn create_template_identity_group_dpsk_service(
         &self,
         identity_group_id: &str,
@@ -2777,6 +2813,7 @@ impl<'a> DpskClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/templates/wifiNetworks/{networkTemplateId}/dpskServices")]
     #[doc(alias = "GET /templates/wifiNetworks/{networkTemplateId}/dpskServices")]
+    #[inline]
     pub fn list_template_wifi_network_dpsk_services(
         &self,
         network_template_id: &str,
@@ -2804,6 +2841,7 @@ impl<'a> DpskClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/identityGroups/{id}/dpskPools/{dpskPoolId}")]
     #[doc(alias = "PUT /identityGroups/{id}/dpskPools/{dpskPoolId}")]
+    #[inline]
     pub fn add_dpsk_pool_to_identity_group(
         &self,
         id: &str,
@@ -2831,6 +2869,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/dpskServices/{poolId}/policySets/{policySetId}")]
     #[doc(alias = "PUT /dpskServices/{poolId}/policySets/{policySetId}")]
     #[doc(alias = "updatePolicySetId")]
+    #[inline]
     pub fn update_policy_set_id(
         &self,
         pool_id: &str,
@@ -2858,6 +2897,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/dpskServices/{poolId}/policySets/{policySetId}")]
     #[doc(alias = "DELETE /dpskServices/{poolId}/policySets/{policySetId}")]
     #[doc(alias = "removePolicySetId")]
+    #[inline]
     pub fn remove_policy_set_id(
         &self,
         pool_id: &str,
@@ -2886,6 +2926,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/dpskServices/{poolId}/passphrases/{id}")]
     #[doc(alias = "PUT /dpskServices/{poolId}/passphrases/{id}")]
     #[doc(alias = "updatePassphrase")]
+    #[inline]
     pub fn replace_dpsk_passphrase(
         &self,
         pool_id: &str,
@@ -2916,6 +2957,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/dpskServices/{poolId}/passphrases/{id}")]
     #[doc(alias = "PATCH /dpskServices/{poolId}/passphrases/{id}")]
     #[doc(alias = "updatePassphrase_1")]
+    #[inline]
     pub fn patch_dpsk_passphrase(
         &self,
         pool_id: &str,
@@ -2945,6 +2987,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/templates/dpskServices/{poolTemplateId}/cloneSettings")]
     #[doc(alias = "POST /templates/dpskServices/{poolTemplateId}/cloneSettings")]
     #[doc(alias = "cloneDpskPoolTemplate")]
+    #[inline]
     pub fn clone_dpsk_pool_template(
         &self,
         pool_template_id: &str,
@@ -2973,6 +3016,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/dpskServices/{poolId}/passphrases")]
     #[doc(alias = "PATCH /dpskServices/{poolId}/passphrases")]
     #[doc(alias = "updatePassphrases")]
+    #[inline]
     pub fn update_passphrases(
         &self,
         pool_id: &str,
@@ -3000,6 +3044,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/dpskServices/{poolId}/passphrases/{passphraseId}/devices")]
     #[doc(alias = "GET /dpskServices/{poolId}/passphrases/{passphraseId}/devices")]
     #[doc(alias = "getPassphraseDevices")]
+    #[inline]
     pub fn get_passphrase_devices(
         &self,
         pool_id: &str,
@@ -3028,6 +3073,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/dpskServices/{poolId}/passphrases/{passphraseId}/devices")]
     #[doc(alias = "POST /dpskServices/{poolId}/passphrases/{passphraseId}/devices")]
     #[doc(alias = "createPassphraseDevice")]
+    #[inline]
     pub fn create_passphrase_device(
         &self,
         pool_id: &str,
@@ -3058,6 +3104,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/dpskServices/{poolId}/passphrases/{passphraseId}/devices")]
     #[doc(alias = "DELETE /dpskServices/{poolId}/passphrases/{passphraseId}/devices")]
     #[doc(alias = "deletePassphraseDevices")]
+    #[inline]
     pub fn delete_passphrase_devices(
         &self,
         pool_id: &str,
@@ -3088,6 +3135,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/dpskServices/{poolId}/passphrases/query/csvFiles")]
     #[doc(alias = "POST /dpskServices/{poolId}/passphrases/query/csvFiles")]
     #[doc(alias = "exportDpskPassphrase")]
+    #[inline]
     pub fn export_dpsk_passphrase(
         &self,
         pool_id: &str,
@@ -3126,21 +3174,25 @@ pub struct CreateDpskService<'a> {
 }
 impl<'a> CreateDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3149,6 +3201,7 @@ impl<'a> CreateDpskService<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3184,21 +3237,25 @@ pub struct ListDpskServices<'a> {
 }
 impl<'a> ListDpskServices<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3207,6 +3264,7 @@ impl<'a> ListDpskServices<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3246,20 +3304,13 @@ static QUERY_DPSK_SERVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `query_dpsk_services`; the first is the default.
 ///
+/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryDpskServicesVersion {
-    /// `v2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
-    #[default]
-    V2,
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryDpskServicesVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Request builder for `DpskClient::query_dpsk_services` (Query DPSK services).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3270,11 +3321,13 @@ pub struct QueryDpskServices<'a> {
 }
 impl<'a> QueryDpskServices<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryDpskServicesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -3287,26 +3340,31 @@ impl<'a> QueryDpskServices<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, DpskPoolQueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, DpskPool> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3315,6 +3373,7 @@ impl<'a> QueryDpskServices<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3350,18 +3409,12 @@ static GET_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Representations offered by `get_dpsk_service`; the first is the default.
 ///
+/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json` (default)
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetDpskServiceVersion {
-    /// `v2`: Accept `application/vnd.ruckus.v2+json` (default)
-    #[default]
-    V2,
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetDpskServiceVersion = super::versions::V2OrV1_1OrJson;
 /// Request builder for `DpskClient::get_dpsk_service` (Get DPSK service).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3372,32 +3425,38 @@ pub struct GetDpskService<'a> {
 }
 impl<'a> GetDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetDpskServiceVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<DpskPool, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3437,20 +3496,13 @@ static UPDATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `update_dpsk_service`; the first is the default.
 ///
+/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateDpskServiceVersion {
-    /// `v2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
-    #[default]
-    V2,
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateDpskServiceVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Request builder for `DpskClient::update_dpsk_service` (Update DPSK service).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3461,21 +3513,25 @@ pub struct UpdateDpskService<'a> {
 }
 impl<'a> UpdateDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateDpskServiceVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3483,6 +3539,7 @@ impl<'a> UpdateDpskService<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3497,6 +3554,7 @@ impl<'a> UpdateDpskService<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3514,6 +3572,7 @@ impl<'a> UpdateDpskService<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3557,20 +3616,13 @@ static PATCH_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 };
 /// Representations offered by `patch_dpsk_service`; the first is the default.
 ///
+/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchDpskServiceVersion {
-    /// `v2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
-    #[default]
-    V2,
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PatchDpskServiceVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Request builder for `DpskClient::patch_dpsk_service` (Patch DPSK service).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3581,21 +3633,25 @@ pub struct PatchDpskService<'a> {
 }
 impl<'a> PatchDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: PatchDpskServiceVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3603,6 +3659,7 @@ impl<'a> PatchDpskService<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3617,6 +3674,7 @@ impl<'a> PatchDpskService<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3634,6 +3692,7 @@ impl<'a> PatchDpskService<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3673,18 +3732,12 @@ static DELETE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `delete_dpsk_service`; the first is the default.
 ///
+/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json` (default)
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteDpskServiceVersion {
-    /// `v2`: Accept `application/vnd.ruckus.v2+json` (default)
-    #[default]
-    V2,
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteDpskServiceVersion = super::versions::V2OrV1_1OrJson;
 /// Request builder for `DpskClient::delete_dpsk_service` (Delete DPSK service).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3695,21 +3748,25 @@ pub struct DeleteDpskService<'a> {
 }
 impl<'a> DeleteDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteDpskServiceVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3717,6 +3774,7 @@ impl<'a> DeleteDpskService<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3731,6 +3789,7 @@ impl<'a> DeleteDpskService<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3748,6 +3807,7 @@ impl<'a> DeleteDpskService<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3788,26 +3848,31 @@ pub struct AddIdentityGroupToDpskService<'a> {
 }
 impl<'a> AddIdentityGroupToDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3816,6 +3881,7 @@ impl<'a> AddIdentityGroupToDpskService<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3851,21 +3917,25 @@ pub struct RemoveIdentityGroupFromDpskService<'a> {
 }
 impl<'a> RemoveIdentityGroupFromDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3874,6 +3944,7 @@ impl<'a> RemoveIdentityGroupFromDpskService<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3910,26 +3981,31 @@ pub struct CreateDpskPassphrase<'a> {
 }
 impl<'a> CreateDpskPassphrase<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3938,6 +4014,7 @@ impl<'a> CreateDpskPassphrase<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3969,16 +4046,11 @@ static IMPORT_DPSK_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `import_dpsk_passphrases`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `multipart/form-data`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ImportDpskPassphrasesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `multipart/form-data`
-    Json,
-}
+pub type ImportDpskPassphrasesVersion = super::versions::V1OrJson;
 /// Request builder for `DpskClient::import_dpsk_passphrases` (Import DPSK passphrases from CSV).
 ///
 /// Optional parameters: [`username_prefix`](Self::username_prefix), [`body`](Self::body).
@@ -3990,6 +4062,7 @@ pub struct ImportDpskPassphrases<'a> {
 }
 impl<'a> ImportDpskPassphrases<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -3998,37 +4071,44 @@ impl<'a> ImportDpskPassphrases<'a> {
     ///
     /// query parameter `usernamePrefix`; `string`.
     /// Provenance: reference (dpsk_service-0.0.3.yaml importDpskPassphrasesFromCsv).
+    #[inline]
     pub fn username_prefix(mut self, username_prefix: &str) -> Self {
         self.req.query("usernamePrefix", &username_prefix);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: ruckus_one_runtime::Multipart) -> Self {
         self.req.multipart(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ImportDpskPassphrasesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4065,20 +4145,13 @@ static CREATE_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `create_dpsk_service_passphrases`; the first is the default.
 ///
+/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateDpskServicePassphrasesVersion {
-    /// `v2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
-    #[default]
-    V2,
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateDpskServicePassphrasesVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Request builder for `DpskClient::create_dpsk_service_passphrases` (Create DPSK passphrases in pool).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4089,21 +4162,25 @@ pub struct CreateDpskServicePassphrases<'a> {
 }
 impl<'a> CreateDpskServicePassphrases<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateDpskServicePassphrasesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4111,6 +4188,7 @@ impl<'a> CreateDpskServicePassphrases<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4125,6 +4203,7 @@ impl<'a> CreateDpskServicePassphrases<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4142,6 +4221,7 @@ impl<'a> CreateDpskServicePassphrases<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4181,18 +4261,12 @@ static LIST_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `list_dpsk_service_passphrases`; the first is the default.
 ///
+/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json` (default)
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListDpskServicePassphrasesVersion {
-    /// `v2`: Accept `application/vnd.ruckus.v2+json` (default)
-    #[default]
-    V2,
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListDpskServicePassphrasesVersion = super::versions::V2OrV1_1OrJson;
 /// Request builder for `DpskClient::list_dpsk_service_passphrases` (List DPSK passphrases).
 ///
 /// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
@@ -4204,6 +4278,7 @@ pub struct ListDpskServicePassphrases<'a> {
 }
 impl<'a> ListDpskServicePassphrases<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -4212,6 +4287,7 @@ impl<'a> ListDpskServicePassphrases<'a> {
     ///
     /// query parameter `page`; `integer`; default: 0.
     /// Provenance: reference (dpsk_service-0.0.3.yaml listAllPassphrases).
+    #[inline]
     pub fn page(mut self, page: i64) -> Self {
         self.req.query("page", &page);
         self
@@ -4220,6 +4296,7 @@ impl<'a> ListDpskServicePassphrases<'a> {
     ///
     /// query parameter `size`; `integer`; default: 20.
     /// Provenance: reference (dpsk_service-0.0.3.yaml listAllPassphrases).
+    #[inline]
     pub fn size(mut self, size: i64) -> Self {
         self.req.query("size", &size);
         self
@@ -4228,11 +4305,13 @@ impl<'a> ListDpskServicePassphrases<'a> {
     ///
     /// query parameter `sort`; `string`.
     /// Provenance: reference (dpsk_service-0.0.3.yaml listAllPassphrases).
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListDpskServicePassphrasesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4245,6 +4324,7 @@ impl<'a> ListDpskServicePassphrases<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::IdentityServicePage> {
@@ -4253,20 +4333,24 @@ impl<'a> ListDpskServicePassphrases<'a> {
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, DpskPassphrase> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4275,6 +4359,7 @@ impl<'a> ListDpskServicePassphrases<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4314,20 +4399,13 @@ static QUERY_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `query_dpsk_service_passphrases`; the first is the default.
 ///
+/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryDpskServicePassphrasesVersion {
-    /// `v2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
-    #[default]
-    V2,
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryDpskServicePassphrasesVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Request builder for `DpskClient::query_dpsk_service_passphrases` (Query DPSK passphrases).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4338,11 +4416,13 @@ pub struct QueryDpskServicePassphrases<'a> {
 }
 impl<'a> QueryDpskServicePassphrases<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryDpskServicePassphrasesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4355,26 +4435,31 @@ impl<'a> QueryDpskServicePassphrases<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, DpskPassphraseQueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, DpskPassphrase> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4383,6 +4468,7 @@ impl<'a> QueryDpskServicePassphrases<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4418,18 +4504,12 @@ static GET_DPSK_SERVICE_PASSPHRASE: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `get_dpsk_service_passphrase`; the first is the default.
 ///
+/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json` (default)
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetDpskServicePassphraseVersion {
-    /// `v2`: Accept `application/vnd.ruckus.v2+json` (default)
-    #[default]
-    V2,
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetDpskServicePassphraseVersion = super::versions::V2OrV1_1OrJson;
 /// Request builder for `DpskClient::get_dpsk_service_passphrase` (Get DPSK passphrase).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4440,26 +4520,31 @@ pub struct GetDpskServicePassphrase<'a> {
 }
 impl<'a> GetDpskServicePassphrase<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetDpskServicePassphraseVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4468,6 +4553,7 @@ impl<'a> GetDpskServicePassphrase<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4507,20 +4593,13 @@ static DELETE_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `delete_dpsk_service_passphrases`; the first is the default.
 ///
+/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteDpskServicePassphrasesVersion {
-    /// `v2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
-    #[default]
-    V2,
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type DeleteDpskServicePassphrasesVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Request builder for `DpskClient::delete_dpsk_service_passphrases` (Delete DPSK passphrases).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4531,21 +4610,25 @@ pub struct DeleteDpskServicePassphrases<'a> {
 }
 impl<'a> DeleteDpskServicePassphrases<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteDpskServicePassphrasesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4553,6 +4636,7 @@ impl<'a> DeleteDpskServicePassphrases<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4567,6 +4651,7 @@ impl<'a> DeleteDpskServicePassphrases<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4584,6 +4669,7 @@ impl<'a> DeleteDpskServicePassphrases<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4619,16 +4705,11 @@ static CREATE_IDENTITY_GROUP_DPSK_SERVICE: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `create_identity_group_dpsk_service`; the first is the default.
 ///
+/// - `Json` (`json`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
+/// - `Json_2` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateIdentityGroupDpskServiceVersion {
-    /// `json`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
-    #[default]
-    Json,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json_2,
-}
+pub type CreateIdentityGroupDpskServiceVersion = super::versions::JsonOrJson_2;
 /// Request builder for `DpskClient::create_identity_group_dpsk_service` (Create DPSK service in identity group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4639,21 +4720,25 @@ pub struct CreateIdentityGroupDpskService<'a> {
 }
 impl<'a> CreateIdentityGroupDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateIdentityGroupDpskServiceVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4661,6 +4746,7 @@ impl<'a> CreateIdentityGroupDpskService<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4675,6 +4761,7 @@ impl<'a> CreateIdentityGroupDpskService<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4692,6 +4779,7 @@ impl<'a> CreateIdentityGroupDpskService<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4731,16 +4819,19 @@ pub struct CreateTemplateDpskService<'a> {
 }
 impl<'a> CreateTemplateDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4748,6 +4839,7 @@ impl<'a> CreateTemplateDpskService<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4762,6 +4854,7 @@ impl<'a> CreateTemplateDpskService<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4779,6 +4872,7 @@ impl<'a> CreateTemplateDpskService<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4819,6 +4913,7 @@ pub struct GetTemplateDpskService<'a> {
 }
 impl<'a> GetTemplateDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -4827,27 +4922,32 @@ impl<'a> GetTemplateDpskService<'a> {
     ///
     /// query parameter `includeTpBasic`; `boolean`.
     /// Provenance: inferred (the document adds includeTpBasic to one template read without naming it; placed on the single-template read; boolean assumed for a flag).
+    #[inline]
     pub fn include_tp_basic(mut self, include_tp_basic: bool) -> Self {
         self.req.query("includeTpBasic", &include_tp_basic);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<DpskPool, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4883,16 +4983,19 @@ pub struct UpdateTemplateDpskService<'a> {
 }
 impl<'a> UpdateTemplateDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4900,6 +5003,7 @@ impl<'a> UpdateTemplateDpskService<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4914,6 +5018,7 @@ impl<'a> UpdateTemplateDpskService<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4931,6 +5036,7 @@ impl<'a> UpdateTemplateDpskService<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4970,16 +5076,19 @@ pub struct PatchTemplateDpskService<'a> {
 }
 impl<'a> PatchTemplateDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4987,6 +5096,7 @@ impl<'a> PatchTemplateDpskService<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5001,6 +5111,7 @@ impl<'a> PatchTemplateDpskService<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5018,6 +5129,7 @@ impl<'a> PatchTemplateDpskService<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5057,16 +5169,19 @@ pub struct DeleteTemplateDpskService<'a> {
 }
 impl<'a> DeleteTemplateDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5074,6 +5189,7 @@ impl<'a> DeleteTemplateDpskService<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5088,6 +5204,7 @@ impl<'a> DeleteTemplateDpskService<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5105,6 +5222,7 @@ impl<'a> DeleteTemplateDpskService<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5144,6 +5262,7 @@ pub struct QueryTemplateDpskServices<'a> {
 }
 impl<'a> QueryTemplateDpskServices<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -5156,26 +5275,31 @@ impl<'a> QueryTemplateDpskServices<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, DpskPoolTemplateQueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, DpskPoolTemplate> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5184,6 +5308,7 @@ impl<'a> QueryTemplateDpskServices<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5215,16 +5340,11 @@ static CREATE_TEMPLATE_IDENTITY_GROUP_DPSK_SERVICE: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `create_template_identity_group_dpsk_service`; the first is the default.
 ///
+/// - `Json` (`json`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
+/// - `Json_2` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateTemplateIdentityGroupDpskServiceVersion {
-    /// `json`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
-    #[default]
-    Json,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json_2,
-}
+pub type CreateTemplateIdentityGroupDpskServiceVersion = super::versions::JsonOrJson_2;
 /// Request builder for `DpskClient::create_template_identity_group_dpsk_service` (Create DPSK service template in identity group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5235,11 +5355,13 @@ pub struct CreateTemplateIdentityGroupDpskService<'a> {
 }
 impl<'a> CreateTemplateIdentityGroupDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: CreateTemplateIdentityGroupDpskServiceVersion,
@@ -5248,11 +5370,13 @@ impl<'a> CreateTemplateIdentityGroupDpskService<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5260,6 +5384,7 @@ impl<'a> CreateTemplateIdentityGroupDpskService<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5274,6 +5399,7 @@ impl<'a> CreateTemplateIdentityGroupDpskService<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5291,6 +5417,7 @@ impl<'a> CreateTemplateIdentityGroupDpskService<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5330,27 +5457,32 @@ pub struct ListTemplateWifiNetworkDpskServices<'a> {
 }
 impl<'a> ListTemplateWifiNetworkDpskServices<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<DpskPool, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5382,16 +5514,11 @@ static ADD_DPSK_POOL_TO_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `add_dpsk_pool_to_identity_group`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddDpskPoolToIdentityGroupVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AddDpskPoolToIdentityGroupVersion = super::versions::V1OrJson;
 /// Request builder for `DpskClient::add_dpsk_pool_to_identity_group` (Add DPSK pool to identity group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5402,21 +5529,25 @@ pub struct AddDpskPoolToIdentityGroup<'a> {
 }
 impl<'a> AddDpskPoolToIdentityGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddDpskPoolToIdentityGroupVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5424,6 +5555,7 @@ impl<'a> AddDpskPoolToIdentityGroup<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5438,6 +5570,7 @@ impl<'a> AddDpskPoolToIdentityGroup<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5455,6 +5588,7 @@ impl<'a> AddDpskPoolToIdentityGroup<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5490,16 +5624,11 @@ static UPDATE_POLICY_SET_ID: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `update_policy_set_id`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdatePolicySetIdVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type UpdatePolicySetIdVersion = super::versions::V1OrJson;
 /// Request builder for `DpskClient::update_policy_set_id` (Update policy set id).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5510,21 +5639,25 @@ pub struct UpdatePolicySetId<'a> {
 }
 impl<'a> UpdatePolicySetId<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdatePolicySetIdVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5532,6 +5665,7 @@ impl<'a> UpdatePolicySetId<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5546,6 +5680,7 @@ impl<'a> UpdatePolicySetId<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5563,6 +5698,7 @@ impl<'a> UpdatePolicySetId<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5598,16 +5734,11 @@ static REMOVE_POLICY_SET_ID: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `remove_policy_set_id`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum RemovePolicySetIdVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type RemovePolicySetIdVersion = super::versions::V1OrJson;
 /// Request builder for `DpskClient::remove_policy_set_id` (Remove policy set id).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5618,21 +5749,25 @@ pub struct RemovePolicySetId<'a> {
 }
 impl<'a> RemovePolicySetId<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: RemovePolicySetIdVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5640,6 +5775,7 @@ impl<'a> RemovePolicySetId<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5654,6 +5790,7 @@ impl<'a> RemovePolicySetId<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5671,6 +5808,7 @@ impl<'a> RemovePolicySetId<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5714,20 +5852,13 @@ static REPLACE_DPSK_PASSPHRASE: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `replace_dpsk_passphrase`; the first is the default.
 ///
+/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ReplaceDpskPassphraseVersion {
-    /// `v2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
-    #[default]
-    V2,
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
-    V1_1,
-    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type ReplaceDpskPassphraseVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Request builder for `DpskClient::replace_dpsk_passphrase` (Replace DPSK passphrase).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5738,21 +5869,25 @@ pub struct ReplaceDpskPassphrase<'a> {
 }
 impl<'a> ReplaceDpskPassphrase<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ReplaceDpskPassphraseVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5760,6 +5895,7 @@ impl<'a> ReplaceDpskPassphrase<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5774,6 +5910,7 @@ impl<'a> ReplaceDpskPassphrase<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5791,6 +5928,7 @@ impl<'a> ReplaceDpskPassphrase<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5834,20 +5972,13 @@ static PATCH_DPSK_PASSPHRASE: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `patch_dpsk_passphrase`; the first is the default.
 ///
+/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchDpskPassphraseVersion {
-    /// `v2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
-    #[default]
-    V2,
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
-    V1_1,
-    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PatchDpskPassphraseVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Request builder for `DpskClient::patch_dpsk_passphrase` (Patch DPSK passphrase).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5858,21 +5989,25 @@ pub struct PatchDpskPassphrase<'a> {
 }
 impl<'a> PatchDpskPassphrase<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: PatchDpskPassphraseVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5880,6 +6015,7 @@ impl<'a> PatchDpskPassphrase<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5894,6 +6030,7 @@ impl<'a> PatchDpskPassphrase<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5911,6 +6048,7 @@ impl<'a> PatchDpskPassphrase<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5950,16 +6088,19 @@ pub struct CloneDpskPoolTemplate<'a> {
 }
 impl<'a> CloneDpskPoolTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5967,6 +6108,7 @@ impl<'a> CloneDpskPoolTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5981,6 +6123,7 @@ impl<'a> CloneDpskPoolTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5998,6 +6141,7 @@ impl<'a> CloneDpskPoolTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6041,20 +6185,13 @@ static UPDATE_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 };
 /// Representations offered by `update_passphrases`; the first is the default.
 ///
+/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdatePassphrasesVersion {
-    /// `v2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
-    #[default]
-    V2,
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
-    V1_1,
-    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdatePassphrasesVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Request builder for `DpskClient::update_passphrases` (Update passphrases).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6065,21 +6202,25 @@ pub struct UpdatePassphrases<'a> {
 }
 impl<'a> UpdatePassphrases<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdatePassphrasesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6087,6 +6228,7 @@ impl<'a> UpdatePassphrases<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6101,6 +6243,7 @@ impl<'a> UpdatePassphrases<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6118,6 +6261,7 @@ impl<'a> UpdatePassphrases<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6157,18 +6301,12 @@ static GET_PASSPHRASE_DEVICES: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `get_passphrase_devices`; the first is the default.
 ///
+/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json` (default)
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetPassphraseDevicesVersion {
-    /// `v2`: Accept `application/vnd.ruckus.v2+json` (default)
-    #[default]
-    V2,
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetPassphraseDevicesVersion = super::versions::V2OrV1_1OrJson;
 /// Request builder for `DpskClient::get_passphrase_devices` (Get passphrase devices).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6179,26 +6317,31 @@ pub struct GetPassphraseDevices<'a> {
 }
 impl<'a> GetPassphraseDevices<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetPassphraseDevicesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6207,6 +6350,7 @@ impl<'a> GetPassphraseDevices<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6246,20 +6390,13 @@ static CREATE_PASSPHRASE_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `create_passphrase_device`; the first is the default.
 ///
+/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreatePassphraseDeviceVersion {
-    /// `v2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
-    #[default]
-    V2,
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
-    V1_1,
-    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreatePassphraseDeviceVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Request builder for `DpskClient::create_passphrase_device` (Create passphrase device).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6270,21 +6407,25 @@ pub struct CreatePassphraseDevice<'a> {
 }
 impl<'a> CreatePassphraseDevice<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreatePassphraseDeviceVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6292,6 +6433,7 @@ impl<'a> CreatePassphraseDevice<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6306,6 +6448,7 @@ impl<'a> CreatePassphraseDevice<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6323,6 +6466,7 @@ impl<'a> CreatePassphraseDevice<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6366,20 +6510,13 @@ static DELETE_PASSPHRASE_DEVICES: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `delete_passphrase_devices`; the first is the default.
 ///
+/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeletePassphraseDevicesVersion {
-    /// `v2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
-    #[default]
-    V2,
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
-    V1_1,
-    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type DeletePassphraseDevicesVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Request builder for `DpskClient::delete_passphrase_devices` (Delete passphrase devices).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6390,21 +6527,25 @@ pub struct DeletePassphraseDevices<'a> {
 }
 impl<'a> DeletePassphraseDevices<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeletePassphraseDevicesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6412,6 +6553,7 @@ impl<'a> DeletePassphraseDevices<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6426,6 +6568,7 @@ impl<'a> DeletePassphraseDevices<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6443,6 +6586,7 @@ impl<'a> DeletePassphraseDevices<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6482,18 +6626,12 @@ static EXPORT_DPSK_PASSPHRASE: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `export_dpsk_passphrase`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `text/csv`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `text/csv`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `text/csv`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ExportDpskPassphraseVersion {
-    /// `v1.1`: Accept `text/csv`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `text/csv`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `text/csv`, Content-Type `application/json`
-    Json,
-}
+pub type ExportDpskPassphraseVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `DpskClient::export_dpsk_passphrase` (Export dpsk passphrase).
 ///
 /// Optional parameters: [`timezone`](Self::timezone), [`date_format`](Self::date_format).
@@ -6505,6 +6643,7 @@ pub struct ExportDpskPassphrase<'a> {
 }
 impl<'a> ExportDpskPassphrase<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -6512,6 +6651,7 @@ impl<'a> ExportDpskPassphrase<'a> {
     /// Sets the query parameter `timezone`.
     ///
     /// query parameter `timezone`; `string`.
+    #[inline]
     pub fn timezone(mut self, timezone: &str) -> Self {
         self.req.query("timezone", &timezone);
         self
@@ -6519,32 +6659,38 @@ impl<'a> ExportDpskPassphrase<'a> {
     /// Sets the query parameter `date-format`.
     ///
     /// query parameter `date-format`; `string`.
+    #[inline]
     pub fn date_format(mut self, date_format: &str) -> Self {
         self.req.query("date-format", &date_format);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ExportDpskPassphraseVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and returns the `200` response body as text.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
         self.req.send_text()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

@@ -47,6 +47,7 @@ impl<'a> EdgeServicesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/personalIdentityNetworks")]
     #[doc(alias = "GET /personalIdentityNetworks")]
+    #[inline]
     pub fn list_personal_identity_networks(&self) -> ListPersonalIdentityNetworks<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -75,6 +76,7 @@ impl<'a> EdgeServicesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/personalIdentityNetworks")]
     #[doc(alias = "POST /personalIdentityNetworks")]
+    #[inline]
     pub fn create_personal_identity_network(
         &self,
         body: &PersonalIdentityNetwork,
@@ -105,6 +107,7 @@ impl<'a> EdgeServicesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/personalIdentityNetworks/edgeCompatibilities/query")]
     #[doc(alias = "POST /personalIdentityNetworks/edgeCompatibilities/query")]
+    #[inline]
     pub fn query_personal_identity_network_edge_compatibilities(
         &self,
         body: &EdgeServiceCompatibilityQuery,
@@ -135,6 +138,7 @@ impl<'a> EdgeServicesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/personalIdentityNetworks/{pinId}")]
     #[doc(alias = "GET /personalIdentityNetworks/{pinId}")]
+    #[inline]
     pub fn get_personal_identity_network(
         &self,
         pin_id: &str,
@@ -165,6 +169,7 @@ impl<'a> EdgeServicesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/personalIdentityNetworks/{pinId}")]
     #[doc(alias = "PUT /personalIdentityNetworks/{pinId}")]
+    #[inline]
     pub fn update_personal_identity_network(
         &self,
         pin_id: &str,
@@ -200,6 +205,7 @@ impl<'a> EdgeServicesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/personalIdentityNetworks/{pinId}")]
     #[doc(alias = "PATCH /personalIdentityNetworks/{pinId}")]
+    #[inline]
     pub fn patch_personal_identity_network(
         &self,
         pin_id: &str,
@@ -233,6 +239,7 @@ impl<'a> EdgeServicesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/personalIdentityNetworks/{pinId}")]
     #[doc(alias = "DELETE /personalIdentityNetworks/{pinId}")]
+    #[inline]
     pub fn delete_personal_identity_network(
         &self,
         pin_id: &str,
@@ -266,6 +273,7 @@ impl<'a> EdgeServicesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/personalIdentityNetworks/{pinId}/wifiNetworks/{wifiNetworkId}")]
     #[doc(alias = "PUT /personalIdentityNetworks/{pinId}/wifiNetworks/{wifiNetworkId}")]
+    #[inline]
     pub fn activate_wifi_network_on_personal_identity_network(
         &self,
         pin_id: &str,
@@ -301,6 +309,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(
         alias = "DELETE /personalIdentityNetworks/{pinId}/wifiNetworks/{wifiNetworkId}"
     )]
+    #[inline]
     pub fn deactivate_wifi_network_on_personal_identity_network(
         &self,
         pin_id: &str,
@@ -333,6 +342,7 @@ impl<'a> EdgeServicesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/edgeSdLanServices")]
     #[doc(alias = "POST /edgeSdLanServices")]
+    #[inline]
     pub fn create_edge_sd_lan_service(
         &self,
         body: &EdgeSdLanService,
@@ -362,6 +372,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(alias = "/edgeSdLanServices/query")]
     #[doc(alias = "POST /edgeSdLanServices/query")]
     #[doc(alias = "getEdgeSdLans")]
+    #[inline]
     pub fn query_edge_sd_lan_services(
         &self,
         body: &super::common::QueryRequest,
@@ -390,6 +401,7 @@ impl<'a> EdgeServicesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/edgeSdLanServices/edgeCompatibilities/query")]
     #[doc(alias = "POST /edgeSdLanServices/edgeCompatibilities/query")]
+    #[inline]
     pub fn query_edge_sd_lan_service_edge_compatibilities(
         &self,
         body: &EdgeServiceCompatibilityQuery,
@@ -420,6 +432,7 @@ impl<'a> EdgeServicesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/edgeSdLanServices/{sdLanServiceId}")]
     #[doc(alias = "GET /edgeSdLanServices/{sdLanServiceId}")]
+    #[inline]
     pub fn get_edge_sd_lan_service(
         &self,
         sd_lan_service_id: &str,
@@ -450,6 +463,7 @@ impl<'a> EdgeServicesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/edgeSdLanServices/{sdLanServiceId}")]
     #[doc(alias = "PUT /edgeSdLanServices/{sdLanServiceId}")]
+    #[inline]
     pub fn update_edge_sd_lan_service(
         &self,
         sd_lan_service_id: &str,
@@ -482,6 +496,7 @@ impl<'a> EdgeServicesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/edgeSdLanServices/{sdLanServiceId}")]
     #[doc(alias = "PATCH /edgeSdLanServices/{sdLanServiceId}")]
+    #[inline]
     pub fn patch_edge_sd_lan_service(
         &self,
         sd_lan_service_id: &str,
@@ -511,6 +526,7 @@ impl<'a> EdgeServicesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/edgeSdLanServices/{sdLanServiceId}")]
     #[doc(alias = "DELETE /edgeSdLanServices/{sdLanServiceId}")]
+    #[inline]
     pub fn delete_edge_sd_lan_service(
         &self,
         sd_lan_service_id: &str,
@@ -544,6 +560,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(
         alias = "PUT /edgeSdLanServices/{sdLanServiceId}/wifiNetworks/{wifiNetworkId}"
     )]
+    #[inline]
     pub fn activate_wifi_network_on_edge_sd_lan_service(
         &self,
         sd_lan_service_id: &str,
@@ -581,6 +598,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(
         alias = "DELETE /edgeSdLanServices/{sdLanServiceId}/wifiNetworks/{wifiNetworkId}"
     )]
+    #[inline]
     pub fn deactivate_wifi_network_on_edge_sd_lan_service(
         &self,
         sd_lan_service_id: &str,
@@ -620,6 +638,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(
         alias = "PUT /edgeSdLanServices/{sdLanServiceId}/venues/{venueId}/wifiNetworks/{wifiNetworkId}"
     )]
+    #[inline]
     pub fn activate_venue_wifi_network_on_edge_sd_lan_service(
         &self,
         sd_lan_service_id: &str,
@@ -653,6 +672,7 @@ impl<'a> EdgeServicesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/edgeSdLanServices/{sdLanServiceId}/guestSettings")]
     #[doc(alias = "GET /edgeSdLanServices/{sdLanServiceId}/guestSettings")]
+    #[inline]
     pub fn get_edge_sd_lan_service_guest_settings(
         &self,
         sd_lan_service_id: &str,
@@ -685,6 +705,7 @@ impl<'a> EdgeServicesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/edgeSdLanServices/{sdLanServiceId}/guestSettings")]
     #[doc(alias = "PATCH /edgeSdLanServices/{sdLanServiceId}/guestSettings")]
+    #[inline]
     pub fn patch_edge_sd_lan_service_guest_settings(
         &self,
         sd_lan_service_id: &str,
@@ -725,6 +746,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(
         alias = "PUT /edgeSdLanServices/{sdLanServiceId}/guestSettings/venues/{venueId}/edgeClusters/{edgeClusterId}"
     )]
+    #[inline]
     pub fn activate_guest_venue_edge_cluster_on_edge_sd_lan_service(
         &self,
         sd_lan_service_id: &str,
@@ -764,6 +786,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(
         alias = "DELETE /edgeSdLanServices/{sdLanServiceId}/guestSettings/venues/{venueId}/edgeClusters/{edgeClusterId}"
     )]
+    #[inline]
     pub fn deactivate_guest_venue_edge_cluster_on_edge_sd_lan_service(
         &self,
         sd_lan_service_id: &str,
@@ -803,6 +826,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(
         alias = "PUT /edgeSdLanServices/{sdLanServiceId}/guestSettings/tunnelProfiles/{tunnelProfileId}"
     )]
+    #[inline]
     pub fn activate_guest_tunnel_profile_on_edge_sd_lan_service(
         &self,
         sd_lan_service_id: &str,
@@ -840,6 +864,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(
         alias = "DELETE /edgeSdLanServices/{sdLanServiceId}/guestSettings/tunnelProfiles/{tunnelProfileId}"
     )]
+    #[inline]
     pub fn deactivate_guest_tunnel_profile_on_edge_sd_lan_service(
         &self,
         sd_lan_service_id: &str,
@@ -872,6 +897,7 @@ impl<'a> EdgeServicesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/edgeHqosProfiles")]
     #[doc(alias = "POST /edgeHqosProfiles")]
+    #[inline]
     pub fn create_edge_hqos_profile(&self) -> CreateEdgeHqosProfile<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -896,6 +922,7 @@ impl<'a> EdgeServicesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/edgeHqosProfiles/edgeCompatibilities/query")]
     #[doc(alias = "POST /edgeHqosProfiles/edgeCompatibilities/query")]
+    #[inline]
     pub fn query_edge_hqos_profile_edge_compatibilities(
         &self,
         body: &EdgeServiceCompatibilityQuery,
@@ -926,6 +953,7 @@ impl<'a> EdgeServicesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/edgeHqosProfiles/{profileId}")]
     #[doc(alias = "GET /edgeHqosProfiles/{profileId}")]
+    #[inline]
     pub fn get_edge_hqos_profile(&self, profile_id: &str) -> GetEdgeHqosProfile<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -953,6 +981,7 @@ impl<'a> EdgeServicesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/edgeHqosProfiles/{profileId}")]
     #[doc(alias = "PUT /edgeHqosProfiles/{profileId}")]
+    #[inline]
     pub fn update_edge_hqos_profile(
         &self,
         profile_id: &str,
@@ -982,6 +1011,7 @@ impl<'a> EdgeServicesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/edgeHqosProfiles/{profileId}")]
     #[doc(alias = "DELETE /edgeHqosProfiles/{profileId}")]
+    #[inline]
     pub fn delete_edge_hqos_profile(
         &self,
         profile_id: &str,
@@ -1018,6 +1048,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(
         alias = "PUT /edgeHqosProfiles/{profileId}/venues/{venueId}/edgeClusters/{edgeClusterId}"
     )]
+    #[inline]
     pub fn activate_venue_edge_cluster_on_edge_hqos_profile(
         &self,
         profile_id: &str,
@@ -1057,6 +1088,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(
         alias = "DELETE /edgeHqosProfiles/{profileId}/venues/{venueId}/edgeClusters/{edgeClusterId}"
     )]
+    #[inline]
     pub fn deactivate_venue_edge_cluster_on_edge_hqos_profile(
         &self,
         profile_id: &str,
@@ -1096,6 +1128,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(
         alias = "PUT /venues/{venueId}/edgeClusters/{clusterId}/tunnelProfiles/{tunnelProfileId}"
     )]
+    #[inline]
     pub fn activate_tunnel_profile_on_venue_edge_cluster(
         &self,
         venue_id: &str,
@@ -1135,6 +1168,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(
         alias = "DELETE /venues/{venueId}/edgeClusters/{clusterId}/tunnelProfiles/{tunnelProfileId}"
     )]
+    #[inline]
     pub fn deactivate_tunnel_profile_on_venue_edge_cluster(
         &self,
         venue_id: &str,
@@ -1165,6 +1199,7 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     #[doc(alias = "/venues/{venueId}/edgeClusters/{clusterId}/networkSettings")]
     #[doc(alias = "GET /venues/{venueId}/edgeClusters/{clusterId}/networkSettings")]
+    #[inline]
     pub fn get_venue_edge_cluster_network_settings(
         &self,
         venue_id: &str,
@@ -1199,6 +1234,7 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
     #[doc(alias = "/venues/{venueId}/edgeClusters/{clusterId}/networkSettings")]
     #[doc(alias = "PATCH /venues/{venueId}/edgeClusters/{clusterId}/networkSettings")]
+    #[inline]
     pub fn patch_venue_edge_cluster_network_settings(
         &self,
         venue_id: &str,
@@ -1235,6 +1271,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(
         alias = "GET /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/portConfigs"
     )]
+    #[inline]
     pub fn get_venue_edge_port_configs(
         &self,
         venue_id: &str,
@@ -1273,6 +1310,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(
         alias = "PATCH /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/portConfigs"
     )]
+    #[inline]
     pub fn patch_venue_edge_port_configs(
         &self,
         venue_id: &str,
@@ -1312,6 +1350,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(
         alias = "GET /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces"
     )]
+    #[inline]
     pub fn list_venue_edge_port_sub_interfaces(
         &self,
         venue_id: &str,
@@ -1354,6 +1393,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(
         alias = "POST /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces"
     )]
+    #[inline]
     pub fn create_venue_edge_port_sub_interface(
         &self,
         venue_id: &str,
@@ -1399,6 +1439,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(
         alias = "PATCH /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces/{subInterfaceId}"
     )]
+    #[inline]
     pub fn patch_venue_edge_port_sub_interface(
         &self,
         venue_id: &str,
@@ -1443,6 +1484,7 @@ impl<'a> EdgeServicesClient<'a> {
         alias = "DELETE /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces/{subInterfaceId}"
     )]
     #[doc(alias = "deleteEdgeSubInterface")]
+    #[inline]
     pub fn delete_venue_edge_port_sub_interface(
         &self,
         venue_id: &str,
@@ -1487,6 +1529,7 @@ impl<'a> EdgeServicesClient<'a> {
         alias = "POST /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags"
     )]
     #[doc(alias = "createEdgeLinkAggregationGroup")]
+    #[inline]
     pub fn create_venue_edge_lag(
         &self,
         venue_id: &str,
@@ -1525,6 +1568,7 @@ impl<'a> EdgeServicesClient<'a> {
         alias = "GET /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}"
     )]
     #[doc(alias = "getEdgeLinkAggregationGroup")]
+    #[inline]
     pub fn get_venue_edge_lag(
         &self,
         venue_id: &str,
@@ -1567,6 +1611,7 @@ impl<'a> EdgeServicesClient<'a> {
         alias = "PUT /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}"
     )]
     #[doc(alias = "updateEdgeLinkAggregationGroup")]
+    #[inline]
     pub fn update_venue_edge_lag(
         &self,
         venue_id: &str,
@@ -1611,6 +1656,7 @@ impl<'a> EdgeServicesClient<'a> {
         alias = "PATCH /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}"
     )]
     #[doc(alias = "partialUpdateEdgeLinkAggregationGroup")]
+    #[inline]
     pub fn patch_venue_edge_lag(
         &self,
         venue_id: &str,
@@ -1651,6 +1697,7 @@ impl<'a> EdgeServicesClient<'a> {
         alias = "DELETE /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}"
     )]
     #[doc(alias = "deleteEdgeLinkAggregationGroup")]
+    #[inline]
     pub fn delete_venue_edge_lag(
         &self,
         venue_id: &str,
@@ -1693,6 +1740,7 @@ impl<'a> EdgeServicesClient<'a> {
         alias = "POST /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}/subInterfaces"
     )]
     #[doc(alias = "createEdgeLagSubInterface")]
+    #[inline]
     pub fn create_venue_edge_lag_sub_interface(
         &self,
         venue_id: &str,
@@ -1735,6 +1783,7 @@ impl<'a> EdgeServicesClient<'a> {
         alias = "GET /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}/subInterfaces/{subInterfaceId}"
     )]
     #[doc(alias = "getEdgeLagSubInterface")]
+    #[inline]
     pub fn get_venue_edge_lag_sub_interface(
         &self,
         venue_id: &str,
@@ -1775,6 +1824,7 @@ impl<'a> EdgeServicesClient<'a> {
         alias = "DELETE /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}/subInterfaces/{subInterfaceId}"
     )]
     #[doc(alias = "deleteEdgeLagSubInterface")]
+    #[inline]
     pub fn delete_venue_edge_lag_sub_interface(
         &self,
         venue_id: &str,
@@ -1808,6 +1858,7 @@ impl<'a> EdgeServicesClient<'a> {
         alias = "GET /venues/{venueId}/edgeClusters/{clusterId}/arpTerminationSettings"
     )]
     #[doc(alias = "getArpTerminationSettings")]
+    #[inline]
     pub fn get_arp_termination_settings(
         &self,
         venue_id: &str,
@@ -1838,6 +1889,7 @@ impl<'a> EdgeServicesClient<'a> {
         alias = "PUT /venues/{venueId}/edgeClusters/{clusterId}/arpTerminationSettings"
     )]
     #[doc(alias = "updateArpTerminationSettings")]
+    #[inline]
     pub fn update_arp_termination_settings(
         &self,
         venue_id: &str,
@@ -1867,6 +1919,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(alias = "/edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}")]
     #[doc(alias = "GET /edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}")]
     #[doc(alias = "getMdnsProxyProfile")]
+    #[inline]
     pub fn get_mdns_proxy_profile(
         &self,
         multicast_dns_proxy_profile_id: &str,
@@ -1893,6 +1946,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(alias = "/edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}")]
     #[doc(alias = "PUT /edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}")]
     #[doc(alias = "updateMdnsProxyProfile")]
+    #[inline]
     pub fn update_mdns_proxy_profile(
         &self,
         multicast_dns_proxy_profile_id: &str,
@@ -1920,6 +1974,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(alias = "/edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}")]
     #[doc(alias = "DELETE /edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}")]
     #[doc(alias = "deleteMdnsProxyProfile")]
+    #[inline]
     pub fn delete_mdns_proxy_profile(
         &self,
         multicast_dns_proxy_profile_id: &str,
@@ -1950,6 +2005,7 @@ impl<'a> EdgeServicesClient<'a> {
         alias = "PUT /edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}/venues/{venueId}/edgeClusters/{edgeClusterId}"
     )]
     #[doc(alias = "ActivateMdnsProxy")]
+    #[inline]
     pub fn activate_mdns_proxy(
         &self,
         multicast_dns_proxy_profile_id: &str,
@@ -1982,6 +2038,7 @@ impl<'a> EdgeServicesClient<'a> {
         alias = "DELETE /edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}/venues/{venueId}/edgeClusters/{edgeClusterId}"
     )]
     #[doc(alias = "DeactivateMdnsProxy")]
+    #[inline]
     pub fn deactivate_mdns_proxy(
         &self,
         multicast_dns_proxy_profile_id: &str,
@@ -2008,6 +2065,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(alias = "/edgeDhcpServices/{dhcpId}")]
     #[doc(alias = "GET /edgeDhcpServices/{dhcpId}")]
     #[doc(alias = "getDhcpById")]
+    #[inline]
     pub fn get_dhcp_by_id(&self, dhcp_id: &str) -> GetDhcpById<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2030,6 +2088,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(alias = "/edgeDhcpServices/{dhcpId}")]
     #[doc(alias = "PUT /edgeDhcpServices/{dhcpId}")]
     #[doc(alias = "updateDhcp")]
+    #[inline]
     pub fn update_dhcp(
         &self,
         dhcp_id: &str,
@@ -2056,6 +2115,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(alias = "/edgeDhcpServices/{dhcpId}")]
     #[doc(alias = "DELETE /edgeDhcpServices/{dhcpId}")]
     #[doc(alias = "deleteDhcpById")]
+    #[inline]
     pub fn delete_dhcp_by_id(&self, dhcp_id: &str) -> DeleteDhcpById<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2078,6 +2138,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(alias = "/edgeDhcpServices/{dhcpId}")]
     #[doc(alias = "PATCH /edgeDhcpServices/{dhcpId}")]
     #[doc(alias = "patchDhcp")]
+    #[inline]
     pub fn patch_dhcp(
         &self,
         dhcp_id: &str,
@@ -2110,6 +2171,7 @@ impl<'a> EdgeServicesClient<'a> {
         alias = "PUT /edgeDhcpServices/{dhcpId}/venues/{venueId}/edgeClusters/{edgeClusterId}"
     )]
     #[doc(alias = "ActivateDhcp")]
+    #[inline]
     pub fn activate_dhcp(
         &self,
         dhcp_id: &str,
@@ -2142,6 +2204,7 @@ impl<'a> EdgeServicesClient<'a> {
         alias = "DELETE /edgeDhcpServices/{dhcpId}/venues/{venueId}/edgeClusters/{edgeClusterId}"
     )]
     #[doc(alias = "DeactivateDhcp")]
+    #[inline]
     pub fn deactivate_dhcp(
         &self,
         dhcp_id: &str,
@@ -2171,6 +2234,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(alias = "/venues/{venueId}/edgeClusters")]
     #[doc(alias = "GET /venues/{venueId}/edgeClusters")]
     #[doc(alias = "getEdgeClustersByPage")]
+    #[inline]
     pub fn get_edge_clusters_by_page(
         &self,
         venue_id: &str,
@@ -2197,6 +2261,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(alias = "/venues/{venueId}/edgeClusters")]
     #[doc(alias = "POST /venues/{venueId}/edgeClusters")]
     #[doc(alias = "createEdgeCluster")]
+    #[inline]
     pub fn create_edge_cluster(
         &self,
         venue_id: &str,
@@ -2225,6 +2290,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(alias = "/venues/{venueId}/edgeClusters/{clusterId}/edges")]
     #[doc(alias = "POST /venues/{venueId}/edgeClusters/{clusterId}/edges")]
     #[doc(alias = "createEdgeDevice")]
+    #[inline]
     pub fn create_edge_device(
         &self,
         venue_id: &str,
@@ -2252,6 +2318,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(alias = "/venues/edgeCompatibilities/query")]
     #[doc(alias = "POST /venues/edgeCompatibilities/query")]
     #[doc(alias = "queryVenueEdgeCompatibilities")]
+    #[inline]
     pub fn query_venue_edge_compatibilities(
         &self,
         body: &VenueEdgeCompatibilityRequest,
@@ -2280,6 +2347,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(alias = "/edgeMulticastDnsProxyProfiles")]
     #[doc(alias = "POST /edgeMulticastDnsProxyProfiles")]
     #[doc(alias = "createMdnsProxyProfile")]
+    #[inline]
     pub fn create_mdns_proxy_profile(
         &self,
         body: &EdgeMdnsProxyProfile,
@@ -2305,6 +2373,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(alias = "/edgeFeatureSets/query")]
     #[doc(alias = "POST /edgeFeatureSets/query")]
     #[doc(alias = "queryEdgeFeaturesRequirement")]
+    #[inline]
     pub fn query_edge_features_requirement(
         &self,
         body: &FeatureSetsRequest,
@@ -2332,6 +2401,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(alias = "/edgeDhcpServices")]
     #[doc(alias = "POST /edgeDhcpServices")]
     #[doc(alias = "createDhcp")]
+    #[inline]
     pub fn create_dhcp(&self, body: &EdgeDhcpProfile) -> CreateDhcp<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &CREATE_DHCP, &[]);
         req.json(body);
@@ -2350,6 +2420,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(alias = "/edgeDhcpServices/edgeCompatibilities/query")]
     #[doc(alias = "POST /edgeDhcpServices/edgeCompatibilities/query")]
     #[doc(alias = "queryEdgeDhcpServiceCompatibilities")]
+    #[inline]
     pub fn query_edge_dhcp_service_compatibilities(
         &self,
         body: &ServiceEdgeCompatibilityRequest,
@@ -2387,6 +2458,7 @@ impl<'a> EdgeServicesClient<'a> {
         alias = "PATCH /venues/{venueId}/edgeClusters/{edgeClusterId}/edges/{serialNumber}/lags/{lagId}/subInterfaces/{subInterfaceId}"
     )]
     #[doc(alias = "patchEdgeLagSubInterface")]
+    #[inline]
     pub fn patch_edge_lag_sub_interface(
         &self,
         venue_id: &str,
@@ -2418,6 +2490,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(alias = "/venues/{venueId}/edgeClusters/{clusterId}")]
     #[doc(alias = "GET /venues/{venueId}/edgeClusters/{clusterId}")]
     #[doc(alias = "getEdgeCluster")]
+    #[inline]
     pub fn get_edge_cluster(
         &self,
         venue_id: &str,
@@ -2445,6 +2518,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(alias = "/venues/{venueId}/edgeClusters/{clusterId}")]
     #[doc(alias = "DELETE /venues/{venueId}/edgeClusters/{clusterId}")]
     #[doc(alias = "deleteSingleEdgeCluster")]
+    #[inline]
     pub fn delete_single_edge_cluster(
         &self,
         venue_id: &str,
@@ -2473,6 +2547,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(alias = "/venues/{venueId}/edgeClusters/{clusterId}")]
     #[doc(alias = "PATCH /venues/{venueId}/edgeClusters/{clusterId}")]
     #[doc(alias = "updateEdgeCluster")]
+    #[inline]
     pub fn update_edge_cluster(
         &self,
         venue_id: &str,
@@ -2502,6 +2577,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(alias = "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}")]
     #[doc(alias = "GET /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}")]
     #[doc(alias = "getEdgeDevice")]
+    #[inline]
     pub fn get_edge_device(
         &self,
         venue_id: &str,
@@ -2532,6 +2608,7 @@ impl<'a> EdgeServicesClient<'a> {
         alias = "DELETE /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}"
     )]
     #[doc(alias = "deleteEdgeDevice")]
+    #[inline]
     pub fn delete_edge_device(
         &self,
         venue_id: &str,
@@ -2563,6 +2640,7 @@ impl<'a> EdgeServicesClient<'a> {
         alias = "PATCH /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}"
     )]
     #[doc(alias = "patchEdgeDevice")]
+    #[inline]
     pub fn patch_edge_device(
         &self,
         venue_id: &str,
@@ -2597,6 +2675,7 @@ impl<'a> EdgeServicesClient<'a> {
         alias = "GET /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/staticRouteConfigs"
     )]
     #[doc(alias = "getEdgeStaticRouteConfig")]
+    #[inline]
     pub fn get_edge_static_route_config(
         &self,
         venue_id: &str,
@@ -2631,6 +2710,7 @@ impl<'a> EdgeServicesClient<'a> {
         alias = "PATCH /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/staticRouteConfigs"
     )]
     #[doc(alias = "patchEdgeStaticRouteConfig")]
+    #[inline]
     pub fn patch_edge_static_route_config(
         &self,
         venue_id: &str,
@@ -2665,6 +2745,7 @@ impl<'a> EdgeServicesClient<'a> {
         alias = "PATCH /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/hostDetails"
     )]
     #[doc(alias = "TriggerEdgeAction")]
+    #[inline]
     pub fn trigger_edge_action(
         &self,
         venue_id: &str,
@@ -2699,6 +2780,7 @@ impl<'a> EdgeServicesClient<'a> {
         alias = "GET /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/dnsServers"
     )]
     #[doc(alias = "getEdgeDnsServers")]
+    #[inline]
     pub fn get_edge_dns_servers(
         &self,
         venue_id: &str,
@@ -2733,6 +2815,7 @@ impl<'a> EdgeServicesClient<'a> {
         alias = "PATCH /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/dnsServers"
     )]
     #[doc(alias = "patchEdgeDnsServers")]
+    #[inline]
     pub fn patch_edge_dns_servers(
         &self,
         venue_id: &str,

@@ -55,6 +55,7 @@ impl<'de> serde::Deserialize<'de> for AcceptedResponse {
 }
 impl AcceptedResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -126,6 +127,7 @@ impl<'de> serde::Deserialize<'de> for ActionInput {
 }
 impl ActionInput {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             action_type: None,
@@ -191,6 +193,7 @@ impl<'de> serde::Deserialize<'de> for AdminAuthentication {
 }
 impl AdminAuthentication {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             auth_type: None,
@@ -338,6 +341,7 @@ impl<'de> serde::Deserialize<'de> for AdminPageableObject {
 }
 impl AdminPageableObject {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             offset: None,
@@ -430,6 +434,7 @@ impl<'de> serde::Deserialize<'de> for AdminSortObject {
 }
 impl AdminSortObject {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             empty: None,
@@ -501,6 +506,7 @@ impl<'de> serde::Deserialize<'de> for AupInput {
 }
 impl AupInput {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             action_type: None,
@@ -572,6 +578,7 @@ impl<'de> serde::Deserialize<'de> for CaptivePortalArgs {
 }
 impl CaptivePortalArgs {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             ssid: None,
@@ -690,6 +697,7 @@ impl<'de> serde::Deserialize<'de> for DataPromptInput {
 }
 impl DataPromptInput {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(user_name: String) -> Self {
         Self {
             action_type: None,
@@ -814,6 +822,7 @@ impl<'de> serde::Deserialize<'de> for DeviceEnrollment {
 }
 impl DeviceEnrollment {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -976,6 +985,7 @@ impl<'de> serde::Deserialize<'de> for Enrollment {
 }
 impl Enrollment {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             workflow_id: None,
@@ -1084,6 +1094,7 @@ impl<'de> serde::Deserialize<'de> for Enrollment2 {
 }
 impl Enrollment2 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1188,6 +1199,7 @@ impl<'de> serde::Deserialize<'de> for EnrollmentDetails {
 }
 impl EnrollmentDetails {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             workflow_id: None,
@@ -1333,6 +1345,7 @@ impl<'de> serde::Deserialize<'de> for EnrollmentQueryCriteria {
 }
 impl EnrollmentQueryCriteria {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             sort_direction: None,
@@ -1621,6 +1634,7 @@ impl<'de> serde::Deserialize<'de> for EnrollmentRegistration {
 }
 impl EnrollmentRegistration {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             registration_id: None,
@@ -1741,6 +1755,7 @@ impl<'de> serde::Deserialize<'de> for EnrollmentStep {
 }
 impl EnrollmentStep {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             action_id: None,
@@ -1833,6 +1848,7 @@ impl<'de> serde::Deserialize<'de> for EnrollmentStepConfig {
 }
 impl EnrollmentStepConfig {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             step: None,
@@ -1966,6 +1982,7 @@ impl<'de> serde::Deserialize<'de> for EnrollmentToken {
 }
 impl EnrollmentToken {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             workflow_id: None,
@@ -2052,6 +2069,7 @@ impl<'de> serde::Deserialize<'de> for EnrollmentVariable {
 }
 impl EnrollmentVariable {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -2122,6 +2140,7 @@ impl<'de> serde::Deserialize<'de> for LoginPayload {
 }
 impl LoginPayload {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(access_token: String) -> Self {
         Self {
             access_token,
@@ -2188,6 +2207,7 @@ impl<'de> serde::Deserialize<'de> for MacRegInput {
 }
 impl MacRegInput {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(mac_address: String) -> Self {
         Self {
             action_type: None,
@@ -2282,6 +2302,7 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelEnrollment {
 }
 impl PageEntityModelEnrollment {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             total_pages: None,
@@ -2438,6 +2459,7 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelEnrollmentRegistration {
 }
 impl PageEntityModelEnrollmentRegistration {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             total_pages: None,
@@ -2578,6 +2600,7 @@ impl<'de> serde::Deserialize<'de> for RedisColorSchema {
 }
 impl RedisColorSchema {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             background_color: None,
@@ -2683,6 +2706,7 @@ impl<'de> serde::Deserialize<'de> for Revocation {
 }
 impl Revocation {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             revoked_date: None,
@@ -2777,6 +2801,7 @@ impl<'de> serde::Deserialize<'de> for StepConfig {
 }
 impl StepConfig {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             step_id: None,
@@ -2915,6 +2940,7 @@ impl<'de> serde::Deserialize<'de> for StyleSchema {
 }
 impl StyleSchema {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             welcome_title: None,
@@ -3165,6 +3191,7 @@ impl<'de> serde::Deserialize<'de> for WorkflowConfig {
 }
 impl WorkflowConfig {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3242,6 +3269,7 @@ impl<'a> EnrollmentsClient<'a> {
     #[doc(alias = "/enrollments/registrations/query")]
     #[doc(alias = "POST /enrollments/registrations/query")]
     #[doc(alias = "queryEnrollmentRegistrations")]
+    #[inline]
     pub fn query_enrollment_registrations(&self) -> QueryEnrollmentRegistrations<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3266,6 +3294,7 @@ impl<'a> EnrollmentsClient<'a> {
     #[doc(alias = "/enrollments/query")]
     #[doc(alias = "POST /enrollments/query")]
     #[doc(alias = "queryEnrollments")]
+    #[inline]
     pub fn query_enrollments(&self) -> QueryEnrollments<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &QUERY_ENROLLMENTS, &[]);
         QueryEnrollments { req }
@@ -3283,6 +3312,7 @@ impl<'a> EnrollmentsClient<'a> {
     #[doc(alias = "/enrollments/{enrollmentId}")]
     #[doc(alias = "GET /enrollments/{enrollmentId}")]
     #[doc(alias = "getEnrollments")]
+    #[inline]
     pub fn get_enrollments(&self, enrollment_id: &str) -> GetEnrollments<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3304,6 +3334,7 @@ impl<'a> EnrollmentsClient<'a> {
     #[doc(alias = "/enrollments/registrations/{enrollmentRegistrationId}")]
     #[doc(alias = "GET /enrollments/registrations/{enrollmentRegistrationId}")]
     #[doc(alias = "getEnrollmentRegistration")]
+    #[inline]
     pub fn get_enrollment_registration(
         &self,
         enrollment_registration_id: &str,
@@ -3330,6 +3361,7 @@ impl<'a> EnrollmentsClient<'a> {
     #[doc(alias = "/deviceEnrollments/workflows/{workflowId}/steps/{stepId}")]
     #[doc(alias = "GET /deviceEnrollments/workflows/{workflowId}/steps/{stepId}")]
     #[doc(alias = "getStepForNav")]
+    #[inline]
     pub fn get_step_for_nav(
         &self,
         workflow_id: &str,
@@ -3358,6 +3390,7 @@ impl<'a> EnrollmentsClient<'a> {
     #[doc(alias = "/deviceEnrollments/workflows/{workflowId}/steps/{stepId}")]
     #[doc(alias = "PUT /deviceEnrollments/workflows/{workflowId}/steps/{stepId}")]
     #[doc(alias = "updateStep")]
+    #[inline]
     pub fn update_step(&self, workflow_id: &str, step_id: &str) -> UpdateStep<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3379,6 +3412,7 @@ impl<'a> EnrollmentsClient<'a> {
     /// - Provenance: reference (device_enrollment_rest_api-0.0.1.yaml login).
     #[doc(alias = "/deviceEnrollments/workflows/{workflowId}/login")]
     #[doc(alias = "POST /deviceEnrollments/workflows/{workflowId}/login")]
+    #[inline]
     pub fn login(&self, workflow_id: &str, body: &LoginPayload) -> Login<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3401,6 +3435,7 @@ impl<'a> EnrollmentsClient<'a> {
     #[doc(alias = "/deviceEnrollments/workflows/{workflowId}")]
     #[doc(alias = "GET /deviceEnrollments/workflows/{workflowId}")]
     #[doc(alias = "getWorkflow")]
+    #[inline]
     pub fn get_enrollment_workflow(
         &self,
         workflow_id: &str,
@@ -3425,6 +3460,7 @@ impl<'a> EnrollmentsClient<'a> {
     #[doc(alias = "/deviceEnrollments/workflows/{workflowId}/steps/currentSteps")]
     #[doc(alias = "GET /deviceEnrollments/workflows/{workflowId}/steps/currentSteps")]
     #[doc(alias = "getCurrentStep")]
+    #[inline]
     pub fn get_current_step(&self, workflow_id: &str) -> GetCurrentStep<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3446,6 +3482,7 @@ impl<'a> EnrollmentsClient<'a> {
     #[doc(alias = "/deviceEnrollments/workflows/{workflowId}/files/{fileId}")]
     #[doc(alias = "GET /deviceEnrollments/workflows/{workflowId}/files/{fileId}")]
     #[doc(alias = "getSignedUrlForDownload")]
+    #[inline]
     pub fn get_enrollment_file_url(
         &self,
         workflow_id: &str,
@@ -3476,6 +3513,7 @@ impl<'a> EnrollmentsClient<'a> {
         alias = "GET /deviceEnrollments/workflows/{workflowId}/enrollments/{enrollmentId}"
     )]
     #[doc(alias = "fetchEnrollment")]
+    #[inline]
     pub fn fetch_enrollment(
         &self,
         workflow_id: &str,
@@ -3503,6 +3541,7 @@ impl<'a> EnrollmentsClient<'a> {
     #[doc(alias = "/deviceEnrollments/workflows/{workflowId}/certificates")]
     #[doc(alias = "GET /deviceEnrollments/workflows/{workflowId}/certificates")]
     #[doc(alias = "downloadCertificate")]
+    #[inline]
     pub fn download_certificate(&self, workflow_id: &str) -> DownloadCertificate<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3532,16 +3571,11 @@ static QUERY_ENROLLMENT_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `query_enrollment_registrations`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryEnrollmentRegistrationsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryEnrollmentRegistrationsVersion = super::versions::V1OrJson;
 /// Request builder for `EnrollmentsClient::query_enrollment_registrations` (Query enrollment registrations).
 ///
 /// Optional parameters: [`body`](Self::body).
@@ -3553,16 +3587,19 @@ pub struct QueryEnrollmentRegistrations<'a> {
 }
 impl<'a> QueryEnrollmentRegistrations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &EnrollmentQueryCriteria) -> Self {
         self.req.json(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryEnrollmentRegistrationsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -3575,6 +3612,7 @@ impl<'a> QueryEnrollmentRegistrations<'a> {
     /// Every page from page 1, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, PageEntityModelEnrollmentRegistration> {
@@ -3583,20 +3621,24 @@ impl<'a> QueryEnrollmentRegistrations<'a> {
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, EnrollmentRegistration> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3605,6 +3647,7 @@ impl<'a> QueryEnrollmentRegistrations<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3636,16 +3679,11 @@ static QUERY_ENROLLMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Representations offered by `query_enrollments`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryEnrollmentsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryEnrollmentsVersion = super::versions::V1OrJson;
 /// Request builder for `EnrollmentsClient::query_enrollments` (Query enrollments).
 ///
 /// Optional parameters: [`body`](Self::body).
@@ -3657,16 +3695,19 @@ pub struct QueryEnrollments<'a> {
 }
 impl<'a> QueryEnrollments<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &EnrollmentQueryCriteria) -> Self {
         self.req.json(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryEnrollmentsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -3679,26 +3720,31 @@ impl<'a> QueryEnrollments<'a> {
     /// Every page from page 1, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, PageEntityModelEnrollment> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, Enrollment> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3707,6 +3753,7 @@ impl<'a> QueryEnrollments<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3738,16 +3785,11 @@ static GET_ENROLLMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 };
 /// Representations offered by `get_enrollments`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetEnrollmentsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetEnrollmentsVersion = super::versions::V1OrJson;
 /// Request builder for `EnrollmentsClient::get_enrollments` (Get enrollments).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3758,26 +3800,31 @@ pub struct GetEnrollments<'a> {
 }
 impl<'a> GetEnrollments<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetEnrollmentsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3786,6 +3833,7 @@ impl<'a> GetEnrollments<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3817,16 +3865,11 @@ static GET_ENROLLMENT_REGISTRATION: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `get_enrollment_registration`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetEnrollmentRegistrationVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetEnrollmentRegistrationVersion = super::versions::V1OrJson;
 /// Request builder for `EnrollmentsClient::get_enrollment_registration` (Get enrollment registration).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3837,26 +3880,31 @@ pub struct GetEnrollmentRegistration<'a> {
 }
 impl<'a> GetEnrollmentRegistration<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetEnrollmentRegistrationVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3865,6 +3913,7 @@ impl<'a> GetEnrollmentRegistration<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3896,16 +3945,11 @@ static GET_STEP_FOR_NAV: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Representations offered by `get_step_for_nav`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetStepForNavVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetStepForNavVersion = super::versions::V1OrJson;
 /// Request builder for `EnrollmentsClient::get_step_for_nav` (Get step for nav).
 ///
 /// Optional parameters: [`nav`](Self::nav).
@@ -3917,6 +3961,7 @@ pub struct GetStepForNav<'a> {
 }
 impl<'a> GetStepForNav<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -3924,26 +3969,31 @@ impl<'a> GetStepForNav<'a> {
     /// Sets the query parameter `nav`.
     ///
     /// query parameter `nav`; `string`.
+    #[inline]
     pub fn nav(mut self, nav: &str) -> Self {
         self.req.query("nav", &nav);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetStepForNavVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3952,6 +4002,7 @@ impl<'a> GetStepForNav<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3983,16 +4034,11 @@ static UPDATE_STEP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
 };
 /// Representations offered by `update_step`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateStepVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateStepVersion = super::versions::V1OrJson;
 /// Request builder for `EnrollmentsClient::update_step` (Update step).
 ///
 /// Optional parameters: [`body`](Self::body).
@@ -4004,26 +4050,31 @@ pub struct UpdateStep<'a> {
 }
 impl<'a> UpdateStep<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &UpdateStepRequest) -> Self {
         self.req.json(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateStepVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4031,6 +4082,7 @@ impl<'a> UpdateStep<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4042,6 +4094,7 @@ impl<'a> UpdateStep<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4059,6 +4112,7 @@ impl<'a> UpdateStep<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4091,16 +4145,11 @@ static LOGIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
 };
 /// Representations offered by `login`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum LoginVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type LoginVersion = super::versions::V1OrJson;
 /// Request builder for `EnrollmentsClient::login` (Login).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4111,26 +4160,31 @@ pub struct Login<'a> {
 }
 impl<'a> Login<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: LoginVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4139,6 +4193,7 @@ impl<'a> Login<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4170,16 +4225,11 @@ static GET_ENROLLMENT_WORKFLOW: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `get_enrollment_workflow`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetEnrollmentWorkflowVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetEnrollmentWorkflowVersion = super::versions::V1OrJson;
 /// Request builder for `EnrollmentsClient::get_enrollment_workflow` (Get workflow).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4190,26 +4240,31 @@ pub struct GetEnrollmentWorkflow<'a> {
 }
 impl<'a> GetEnrollmentWorkflow<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetEnrollmentWorkflowVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4218,6 +4273,7 @@ impl<'a> GetEnrollmentWorkflow<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4249,16 +4305,11 @@ static GET_CURRENT_STEP: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Representations offered by `get_current_step`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetCurrentStepVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetCurrentStepVersion = super::versions::V1OrJson;
 /// Request builder for `EnrollmentsClient::get_current_step` (Get current step).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4269,26 +4320,31 @@ pub struct GetCurrentStep<'a> {
 }
 impl<'a> GetCurrentStep<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetCurrentStepVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4297,6 +4353,7 @@ impl<'a> GetCurrentStep<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4332,21 +4389,25 @@ pub struct GetEnrollmentFileUrl<'a> {
 }
 impl<'a> GetEnrollmentFileUrl<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4355,6 +4416,7 @@ impl<'a> GetEnrollmentFileUrl<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4386,16 +4448,11 @@ static FETCH_ENROLLMENT: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Representations offered by `fetch_enrollment`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum FetchEnrollmentVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type FetchEnrollmentVersion = super::versions::V1OrJson;
 /// Request builder for `EnrollmentsClient::fetch_enrollment` (Fetch enrollment).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4406,26 +4463,31 @@ pub struct FetchEnrollment<'a> {
 }
 impl<'a> FetchEnrollment<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: FetchEnrollmentVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4434,6 +4496,7 @@ impl<'a> FetchEnrollment<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4470,6 +4533,7 @@ pub struct DownloadCertificate<'a> {
 }
 impl<'a> DownloadCertificate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -4477,6 +4541,7 @@ impl<'a> DownloadCertificate<'a> {
     /// Sets the query parameter `auth`.
     ///
     /// query parameter `auth`; `string`.
+    #[inline]
     pub fn auth(mut self, auth: &str) -> Self {
         self.req.query("auth", &auth);
         self
@@ -4484,27 +4549,32 @@ impl<'a> DownloadCertificate<'a> {
     /// Sets the query parameter `password`.
     ///
     /// query parameter `password`; `string`.
+    #[inline]
     pub fn password(mut self, password: &str) -> Self {
         self.req.query("password", &password);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

@@ -67,6 +67,7 @@ impl<'de> serde::Deserialize<'de> for AlmExtraEntitlementInfo {
 }
 impl AlmExtraEntitlementInfo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             license_type: None,
@@ -233,6 +234,7 @@ impl<'de> serde::Deserialize<'de> for Assignment {
 }
 impl Assignment {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -436,6 +438,7 @@ impl<'de> serde::Deserialize<'de> for AssignmentAcxRequest {
 }
 impl AssignmentAcxRequest {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(device_type: DeviceType, quantity: i64) -> Self {
         Self {
             device_type,
@@ -522,6 +525,7 @@ impl<'de> serde::Deserialize<'de> for AssignmentOperationResponse {
 }
 impl AssignmentOperationResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             success: None,
@@ -851,6 +855,7 @@ impl<'de> serde::Deserialize<'de> for AssignmentSummary {
 }
 impl AssignmentSummary {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             device_type: None,
@@ -1088,6 +1093,7 @@ impl<'de> serde::Deserialize<'de> for AvailabilityReport {
 }
 impl AvailabilityReport {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(data: AvailabilityReportLicense) -> Self {
         Self {
             status: None,
@@ -1191,6 +1197,7 @@ impl<'de> serde::Deserialize<'de> for AvailabilityReportLicense {
 }
 impl AvailabilityReportLicense {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(effective_date: String, expiration_date: String, is_trial: bool) -> Self {
         Self {
             effective_date,
@@ -1414,6 +1421,7 @@ impl<'de> serde::Deserialize<'de> for BannerInformation {
 }
 impl BannerInformation {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             type_: None,
@@ -1636,6 +1644,7 @@ impl<'de> serde::Deserialize<'de> for CreateAssignmentRequest {
 }
 impl CreateAssignmentRequest {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         assignments: Vec<AssignmentAcxRequest>,
         start_date: String,
@@ -1843,6 +1852,7 @@ impl<'de> serde::Deserialize<'de> for Entitlement {
 }
 impl Entitlement {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2073,6 +2083,7 @@ impl<'de> serde::Deserialize<'de> for EntitlementAlmExtraEntitlementInfo {
 }
 impl EntitlementAlmExtraEntitlementInfo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             license_type: None,
@@ -2158,6 +2169,7 @@ impl<'de> serde::Deserialize<'de> for EntitlementAttentionNote {
 }
 impl EntitlementAttentionNote {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             summary: None,
@@ -2231,6 +2243,7 @@ impl<'de> serde::Deserialize<'de> for EntitlementBanner {
 }
 impl EntitlementBanner {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             device_type: None,
@@ -2335,6 +2348,7 @@ impl<'de> serde::Deserialize<'de> for LicenseBanner {
 }
 impl LicenseBanner {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             type_: None,
@@ -2748,6 +2762,7 @@ impl<'de> serde::Deserialize<'de> for MileageAvailableQuantity {
 }
 impl MileageAvailableQuantity {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             quantity: None,
@@ -2845,6 +2860,7 @@ impl<'de> serde::Deserialize<'de> for MileageReport {
 }
 impl MileageReport {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             license_type: None,
@@ -2979,6 +2995,7 @@ impl<'de> serde::Deserialize<'de> for MspEntitlement {
 }
 impl MspEntitlement {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3188,6 +3205,7 @@ impl<'de> serde::Deserialize<'de> for ReplacementAcxRequest {
 }
 impl ReplacementAcxRequest {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(assignment_id: i64, quantity: i64) -> Self {
         Self {
             assignment_id,
@@ -3251,6 +3269,7 @@ impl<'de> serde::Deserialize<'de> for RevocationAcxRequest {
 }
 impl RevocationAcxRequest {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(assignment_id: i64) -> Self {
         Self {
             assignment_id,
@@ -3311,6 +3330,7 @@ impl<'de> serde::Deserialize<'de> for ValidationErrors {
 }
 impl ValidationErrors {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             object: None,
@@ -3377,6 +3397,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/tenants/{tenantId}/entitlements/assignments/query")]
     #[doc(alias = "POST /tenants/{tenantId}/entitlements/assignments/query")]
+    #[inline]
     pub fn query_tenant_entitlement_assignments(
         &self,
         tenant_id: &str,
@@ -3402,6 +3423,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/tenants/self/entitlements/assignments")]
     #[doc(alias = "POST /tenants/self/entitlements/assignments")]
+    #[inline]
     pub fn create_self_entitlement_assignment(
         &self,
     ) -> CreateSelfEntitlementAssignment<'a> {
@@ -3428,6 +3450,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/tenants/self/entitlements/assignments/query")]
     #[doc(alias = "POST /tenants/self/entitlements/assignments/query")]
+    #[inline]
     pub fn query_self_entitlement_assignments(
         &self,
     ) -> QuerySelfEntitlementAssignments<'a> {
@@ -3452,6 +3475,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/tenants/self/entitlements/assignments/{id}")]
     #[doc(alias = "DELETE /tenants/self/entitlements/assignments/{id}")]
+    #[inline]
     pub fn delete_self_entitlement_assignment(
         &self,
         id: &str,
@@ -3478,6 +3502,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/tenants/self/entitlements/assignments/{id}")]
     #[doc(alias = "PATCH /tenants/self/entitlements/assignments/{id}")]
+    #[inline]
     pub fn patch_self_entitlement_assignment(
         &self,
         id: &str,
@@ -3506,6 +3531,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/entitlements/query")]
     #[doc(alias = "POST /entitlements/query")]
+    #[inline]
     pub fn query_entitlements(&self) -> QueryEntitlements<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3532,6 +3558,7 @@ impl<'a> EntitlementsClient<'a> {
     #[doc(alias = "/entitlements/utilizations/query")]
     #[doc(alias = "POST /entitlements/utilizations/query")]
     #[doc(alias = "getSummary")]
+    #[inline]
     pub fn query_entitlement_utilizations(&self) -> QueryEntitlementUtilizations<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3557,6 +3584,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/entitlements/mileageReports/query")]
     #[doc(alias = "POST /entitlements/mileageReports/query")]
+    #[inline]
     pub fn query_mileage_reports(&self) -> QueryMileageReports<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3579,6 +3607,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/entitlements/compliances/query")]
     #[doc(alias = "POST /entitlements/compliances/query")]
+    #[inline]
     pub fn query_compliances(&self) -> QueryCompliances<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &QUERY_COMPLIANCES, &[]);
         QueryCompliances { req }
@@ -3600,6 +3629,7 @@ impl<'a> EntitlementsClient<'a> {
     #[doc(alias = "/entitlements/banners/query")]
     #[doc(alias = "POST /entitlements/banners/query")]
     #[doc(alias = "getBanners_1")]
+    #[inline]
     pub fn query_banners(&self) -> QueryBanners<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &QUERY_BANNERS, &[]);
         QueryBanners { req }
@@ -3618,6 +3648,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete); it has its answer's schema (CalculatorResponseDto).
     #[doc(alias = "/entitlements/availabilityReports/query")]
     #[doc(alias = "POST /entitlements/availabilityReports/query")]
+    #[inline]
     pub fn query_availability_reports(&self) -> QueryAvailabilityReports<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3642,6 +3673,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/entitlements/availabilityReports/query")]
     #[doc(alias = "POST /entitlements/availabilityReports/query")]
+    #[inline]
     pub fn query_availability_reports_v2(&self) -> QueryAvailabilityReportsV2<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3665,6 +3697,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/entitlements/attentionNotes/query")]
     #[doc(alias = "POST /entitlements/attentionNotes/query")]
+    #[inline]
     pub fn query_attention_notes(&self) -> QueryAttentionNotes<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3684,6 +3717,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/entitlements/settings")]
     #[doc(alias = "GET /entitlements/settings")]
+    #[inline]
     pub fn get_entitlement_settings(&self) -> GetEntitlementSettings<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3704,6 +3738,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/entitlements/settings")]
     #[doc(alias = "PATCH /entitlements/settings")]
+    #[inline]
     pub fn patch_entitlement_settings(&self) -> PatchEntitlementSettings<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3723,6 +3758,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/entitlements/licenseUsageReports")]
     #[doc(alias = "GET /entitlements/licenseUsageReports")]
+    #[inline]
     pub fn list_entitlement_license_usage_reports(
         &self,
     ) -> ListEntitlementLicenseUsageReports<'a> {
@@ -3749,6 +3785,7 @@ impl<'a> EntitlementsClient<'a> {
     #[deprecated(
         note = "Use query_banners. The document lists older banners among the deprecated operations; the official description marks this one deprecated and points to the banner query."
     )]
+    #[inline]
     pub fn list_banners(&self) -> ListBanners<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &LIST_BANNERS, &[]);
         ListBanners { req }
@@ -3764,6 +3801,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - The official description of December 2025 marks this operation deprecated; the document lists it as current, so the client keeps it stable.
     #[doc(alias = "/assignments")]
     #[doc(alias = "GET /assignments")]
+    #[inline]
     pub fn list_entitlement_assignments(&self) -> ListEntitlementAssignments<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3784,6 +3822,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - The official description of December 2025 marks this operation deprecated; the document lists it as current, so the client keeps it stable.
     #[doc(alias = "/assignments")]
     #[doc(alias = "POST /assignments")]
+    #[inline]
     pub fn create_entitlement_assignment(
         &self,
         body: &CreateAssignmentRequest,
@@ -3808,6 +3847,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - The official description of December 2025 marks this operation deprecated; the document lists it as current, so the client keeps it stable.
     #[doc(alias = "/assignments")]
     #[doc(alias = "DELETE /assignments")]
+    #[inline]
     pub fn delete_entitlement_assignments(
         &self,
         body: &Vec<RevocationAcxRequest>,
@@ -3835,6 +3875,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - The official description of December 2025 marks this operation deprecated; the document lists it as current, so the client keeps it stable.
     #[doc(alias = "/assignments")]
     #[doc(alias = "PATCH /assignments")]
+    #[inline]
     pub fn patch_entitlement_assignments(
         &self,
         body: &Vec<ReplacementAcxRequest>,
@@ -3858,6 +3899,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - The official description of December 2025 marks this operation deprecated; the document lists it as current, so the client keeps it stable.
     #[doc(alias = "/assignments/summaries")]
     #[doc(alias = "GET /assignments/summaries")]
+    #[inline]
     pub fn list_entitlement_assignment_summaries(
         &self,
     ) -> ListEntitlementAssignmentSummaries<'a> {
@@ -3885,6 +3927,7 @@ impl<'a> EntitlementsClient<'a> {
     #[deprecated(
         note = "Older entitlement summaries; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn list_entitlements(&self) -> ListEntitlements<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &LIST_ENTITLEMENTS, &[]);
         ListEntitlements { req }
@@ -3906,6 +3949,7 @@ impl<'a> EntitlementsClient<'a> {
     #[deprecated(
         note = "Older entitlement summaries; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn list_entitlement_summaries(&self) -> ListEntitlementSummaries<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3926,6 +3970,7 @@ impl<'a> EntitlementsClient<'a> {
     #[deprecated(
         note = "Older entitlement report; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn list_license_usage_reports(&self) -> ListLicenseUsageReports<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3949,6 +3994,7 @@ impl<'a> EntitlementsClient<'a> {
     #[deprecated(
         note = "Older entitlement summaries; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn list_msp_entitlements(&self) -> ListMspEntitlements<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3972,6 +4018,7 @@ impl<'a> EntitlementsClient<'a> {
     #[deprecated(
         note = "Older entitlement summaries; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn list_msp_entitlement_summaries(&self) -> ListMspEntitlementSummaries<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3992,6 +4039,7 @@ impl<'a> EntitlementsClient<'a> {
     #[deprecated(
         note = "Older banners; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn list_msp_banners(&self) -> ListMspBanners<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &LIST_MSP_BANNERS, &[]);
         ListMspBanners { req }
@@ -4022,11 +4070,13 @@ pub struct QueryTenantEntitlementAssignments<'a> {
 }
 impl<'a> QueryTenantEntitlementAssignments<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
@@ -4039,26 +4089,31 @@ impl<'a> QueryTenantEntitlementAssignments<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, Assignment> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4067,6 +4122,7 @@ impl<'a> QueryTenantEntitlementAssignments<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4103,26 +4159,31 @@ pub struct CreateSelfEntitlementAssignment<'a> {
 }
 impl<'a> CreateSelfEntitlementAssignment<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4131,6 +4192,7 @@ impl<'a> CreateSelfEntitlementAssignment<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4167,11 +4229,13 @@ pub struct QuerySelfEntitlementAssignments<'a> {
 }
 impl<'a> QuerySelfEntitlementAssignments<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
@@ -4184,26 +4248,31 @@ impl<'a> QuerySelfEntitlementAssignments<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, Assignment> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4212,6 +4281,7 @@ impl<'a> QuerySelfEntitlementAssignments<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4247,21 +4317,25 @@ pub struct DeleteSelfEntitlementAssignment<'a> {
 }
 impl<'a> DeleteSelfEntitlementAssignment<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4270,6 +4344,7 @@ impl<'a> DeleteSelfEntitlementAssignment<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4306,26 +4381,31 @@ pub struct PatchSelfEntitlementAssignment<'a> {
 }
 impl<'a> PatchSelfEntitlementAssignment<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4334,6 +4414,7 @@ impl<'a> PatchSelfEntitlementAssignment<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4370,11 +4451,13 @@ pub struct QueryEntitlements<'a> {
 }
 impl<'a> QueryEntitlements<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
@@ -4387,26 +4470,31 @@ impl<'a> QueryEntitlements<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, Entitlement> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4415,6 +4503,7 @@ impl<'a> QueryEntitlements<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4446,16 +4535,11 @@ static QUERY_ENTITLEMENT_UTILIZATIONS: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `query_entitlement_utilizations`; the first is the default.
 ///
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json` (default)
+/// - `V1_1` (`v1.1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1.1+json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryEntitlementUtilizationsVersion {
-    /// `json`: Accept `application/json`, Content-Type `application/json` (default)
-    #[default]
-    Json,
-    /// `v1.1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1.1+json`
-    V1_1,
-}
+pub type QueryEntitlementUtilizationsVersion = super::versions::JsonOrV1_1;
 /// Request builder for `EntitlementsClient::query_entitlement_utilizations` (Query utilizations).
 ///
 /// Optional parameters: [`body`](Self::body).
@@ -4467,16 +4551,19 @@ pub struct QueryEntitlementUtilizations<'a> {
 }
 impl<'a> QueryEntitlementUtilizations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryEntitlementUtilizationsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4489,26 +4576,31 @@ impl<'a> QueryEntitlementUtilizations<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4517,6 +4609,7 @@ impl<'a> QueryEntitlementUtilizations<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4553,11 +4646,13 @@ pub struct QueryMileageReports<'a> {
 }
 impl<'a> QueryMileageReports<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
@@ -4570,26 +4665,31 @@ impl<'a> QueryMileageReports<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, MileageReport> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4598,6 +4698,7 @@ impl<'a> QueryMileageReports<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4634,11 +4735,13 @@ pub struct QueryCompliances<'a> {
 }
 impl<'a> QueryCompliances<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
@@ -4651,26 +4754,31 @@ impl<'a> QueryCompliances<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4679,6 +4787,7 @@ impl<'a> QueryCompliances<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4715,11 +4824,13 @@ pub struct QueryBanners<'a> {
 }
 impl<'a> QueryBanners<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
@@ -4732,26 +4843,31 @@ impl<'a> QueryBanners<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, LicenseBanner> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4760,6 +4876,7 @@ impl<'a> QueryBanners<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4796,26 +4913,31 @@ pub struct QueryAvailabilityReports<'a> {
 }
 impl<'a> QueryAvailabilityReports<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4824,6 +4946,7 @@ impl<'a> QueryAvailabilityReports<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4860,11 +4983,13 @@ pub struct QueryAvailabilityReportsV2<'a> {
 }
 impl<'a> QueryAvailabilityReportsV2<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
@@ -4877,26 +5002,31 @@ impl<'a> QueryAvailabilityReportsV2<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, AvailabilityReportLicense> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4905,6 +5035,7 @@ impl<'a> QueryAvailabilityReportsV2<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4941,11 +5072,13 @@ pub struct QueryAttentionNotes<'a> {
 }
 impl<'a> QueryAttentionNotes<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
@@ -4958,26 +5091,31 @@ impl<'a> QueryAttentionNotes<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, EntitlementAttentionNote> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4986,6 +5124,7 @@ impl<'a> QueryAttentionNotes<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5021,21 +5160,25 @@ pub struct GetEntitlementSettings<'a> {
 }
 impl<'a> GetEntitlementSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5044,6 +5187,7 @@ impl<'a> GetEntitlementSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5080,26 +5224,31 @@ pub struct PatchEntitlementSettings<'a> {
 }
 impl<'a> PatchEntitlementSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5108,6 +5257,7 @@ impl<'a> PatchEntitlementSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5143,21 +5293,25 @@ pub struct ListEntitlementLicenseUsageReports<'a> {
 }
 impl<'a> ListEntitlementLicenseUsageReports<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5166,6 +5320,7 @@ impl<'a> ListEntitlementLicenseUsageReports<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5202,6 +5357,7 @@ pub struct ListBanners<'a> {
 }
 impl<'a> ListBanners<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -5210,6 +5366,7 @@ impl<'a> ListBanners<'a> {
     ///
     /// query parameter `type`; `BannerDeviceType`.
     /// Provenance: reference (manage_entitlements_api-0.2.0.yaml getBanners_1).
+    #[inline]
     pub fn type_(mut self, type_: BannerDeviceType) -> Self {
         self.req.query("type", &type_);
         self
@@ -5218,21 +5375,25 @@ impl<'a> ListBanners<'a> {
     ///
     /// query parameter `licenseType`; `BannerLicenseType`.
     /// Provenance: reference (manage_entitlements_api-0.2.0.yaml getBanners_1).
+    #[inline]
     pub fn license_type(mut self, license_type: BannerLicenseType) -> Self {
         self.req.query("licenseType", &license_type);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5241,6 +5402,7 @@ impl<'a> ListBanners<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5276,21 +5438,25 @@ pub struct ListEntitlementAssignments<'a> {
 }
 impl<'a> ListEntitlementAssignments<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5299,6 +5465,7 @@ impl<'a> ListEntitlementAssignments<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5334,21 +5501,25 @@ pub struct CreateEntitlementAssignment<'a> {
 }
 impl<'a> CreateEntitlementAssignment<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5357,6 +5528,7 @@ impl<'a> CreateEntitlementAssignment<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5392,27 +5564,32 @@ pub struct DeleteEntitlementAssignments<'a> {
 }
 impl<'a> DeleteEntitlementAssignments<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request; the `204` response has no body.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
         self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5445,21 +5622,25 @@ pub struct PatchEntitlementAssignments<'a> {
 }
 impl<'a> PatchEntitlementAssignments<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5468,6 +5649,7 @@ impl<'a> PatchEntitlementAssignments<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5503,21 +5685,25 @@ pub struct ListEntitlementAssignmentSummaries<'a> {
 }
 impl<'a> ListEntitlementAssignmentSummaries<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5526,6 +5712,7 @@ impl<'a> ListEntitlementAssignmentSummaries<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5561,21 +5748,25 @@ pub struct ListEntitlements<'a> {
 }
 impl<'a> ListEntitlements<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5584,6 +5775,7 @@ impl<'a> ListEntitlements<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5619,16 +5811,19 @@ pub struct ListEntitlementSummaries<'a> {
 }
 impl<'a> ListEntitlementSummaries<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5636,6 +5831,7 @@ impl<'a> ListEntitlementSummaries<'a> {
     /// Sends the request and decodes the `200` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5647,6 +5843,7 @@ impl<'a> ListEntitlementSummaries<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5664,6 +5861,7 @@ impl<'a> ListEntitlementSummaries<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5703,21 +5901,25 @@ pub struct ListLicenseUsageReports<'a> {
 }
 impl<'a> ListLicenseUsageReports<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5726,6 +5928,7 @@ impl<'a> ListLicenseUsageReports<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5761,21 +5964,25 @@ pub struct ListMspEntitlements<'a> {
 }
 impl<'a> ListMspEntitlements<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5784,6 +5991,7 @@ impl<'a> ListMspEntitlements<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5819,21 +6027,25 @@ pub struct ListMspEntitlementSummaries<'a> {
 }
 impl<'a> ListMspEntitlementSummaries<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5842,6 +6054,7 @@ impl<'a> ListMspEntitlementSummaries<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5877,21 +6090,25 @@ pub struct ListMspBanners<'a> {
 }
 impl<'a> ListMspBanners<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5900,6 +6117,7 @@ impl<'a> ListMspBanners<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

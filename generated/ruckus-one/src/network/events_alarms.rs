@@ -76,6 +76,7 @@ impl<'de> serde::Deserialize<'de> for AlarmData {
 }
 impl AlarmData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -217,6 +218,7 @@ impl<'de> serde::Deserialize<'de> for EventData {
 }
 impl EventData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -338,6 +340,7 @@ impl<'de> serde::Deserialize<'de> for EventMetasQuery {
 }
 impl EventMetasQuery {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -442,6 +445,7 @@ impl<'de> serde::Deserialize<'de> for EventsDynamicQueryPayload {
 }
 impl EventsDynamicQueryPayload {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             tenant_id: None,
@@ -594,6 +598,7 @@ impl<'de> serde::Deserialize<'de> for EventsError {
 }
 impl EventsError {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             code: None,
@@ -671,6 +676,7 @@ impl<'de> serde::Deserialize<'de> for LastLogin {
 }
 impl LastLogin {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             email: None,
@@ -746,6 +752,7 @@ impl<'de> serde::Deserialize<'de> for LastLoginResponse {
 }
 impl LastLoginResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -829,6 +836,7 @@ impl<'de> serde::Deserialize<'de> for MspEcAlarmCount {
 }
 impl MspEcAlarmCount {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             tenant_id: None,
@@ -880,6 +888,7 @@ impl<'a> EventsAlarmsClient<'a> {
     /// - Pagination: `query_body`, items in `data`
     #[doc(alias = "/historicalClients/query")]
     #[doc(alias = "POST /historicalClients/query")]
+    #[inline]
     pub fn query_historical_clients(
         &self,
         body: &super::common::QueryRequest,
@@ -904,6 +913,7 @@ impl<'a> EventsAlarmsClient<'a> {
     /// - Pagination: `query_body`, items in `data`
     #[doc(alias = "/events/query")]
     #[doc(alias = "POST /events/query")]
+    #[inline]
     pub fn query_events(&self, body: &super::common::QueryRequest) -> QueryEvents<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &QUERY_EVENTS, &[]);
         req.json(body);
@@ -923,6 +933,7 @@ impl<'a> EventsAlarmsClient<'a> {
     /// - The `filters` object must contain the key `ids`, even when its value is empty.
     #[doc(alias = "/events/metas/query")]
     #[doc(alias = "POST /events/metas/query")]
+    #[inline]
     pub fn query_event_metas(&self, body: &EventMetasQuery) -> QueryEventMetas<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -943,6 +954,7 @@ impl<'a> EventsAlarmsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryEventDetails::version`)
     #[doc(alias = "/events/details/query")]
     #[doc(alias = "POST /events/details/query")]
+    #[inline]
     pub fn query_event_details(&self, body: &EventMetasQuery) -> QueryEventDetails<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -967,6 +979,7 @@ impl<'a> EventsAlarmsClient<'a> {
     /// - Accepts sortByCountField.
     #[doc(alias = "/events/csvFiles")]
     #[doc(alias = "POST /events/csvFiles")]
+    #[inline]
     pub fn export_events_csv(
         &self,
         body: &EventsDynamicQueryPayload,
@@ -990,6 +1003,7 @@ impl<'a> EventsAlarmsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListAdminGroupLatestLogins::version`)
     #[doc(alias = "/events/adminGroups/{adminGroupId}/latestLogins")]
     #[doc(alias = "GET /events/adminGroups/{adminGroupId}/latestLogins")]
+    #[inline]
     pub fn list_admin_group_latest_logins(
         &self,
         admin_group_id: &str,
@@ -1016,6 +1030,7 @@ impl<'a> EventsAlarmsClient<'a> {
     /// - For a managed-service (MSP) tenant, the caller passes the tenant ids and the sort order in the query.
     #[doc(alias = "/alarms/query")]
     #[doc(alias = "POST /alarms/query")]
+    #[inline]
     pub fn query_alarms(&self, body: &super::common::QueryRequest) -> QueryAlarms<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &QUERY_ALARMS, &[]);
         req.json(body);
@@ -1035,6 +1050,7 @@ impl<'a> EventsAlarmsClient<'a> {
     /// - The `filters` object must contain the key `ids`.
     #[doc(alias = "/alarms/metas/query")]
     #[doc(alias = "POST /alarms/metas/query")]
+    #[inline]
     pub fn query_alarm_metas(&self, body: &EventMetasQuery) -> QueryAlarmMetas<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1056,6 +1072,7 @@ impl<'a> EventsAlarmsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchAlarm::version`)
     #[doc(alias = "/alarms/{alarmId}")]
     #[doc(alias = "PATCH /alarms/{alarmId}")]
+    #[inline]
     pub fn patch_alarm(&self, alarm_id: &str) -> PatchAlarm<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1085,16 +1102,11 @@ static QUERY_HISTORICAL_CLIENTS: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `query_historical_clients`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryHistoricalClientsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryHistoricalClientsVersion = super::versions::V1OrJson;
 /// Request builder for `EventsAlarmsClient::query_historical_clients` (Query historical clients).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1105,11 +1117,13 @@ pub struct QueryHistoricalClients<'a> {
 }
 impl<'a> QueryHistoricalClients<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryHistoricalClientsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -1122,12 +1136,14 @@ impl<'a> QueryHistoricalClients<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, EventData> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -1137,16 +1153,19 @@ impl<'a> QueryHistoricalClients<'a> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1155,6 +1174,7 @@ impl<'a> QueryHistoricalClients<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1186,16 +1206,11 @@ static QUERY_EVENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
 };
 /// Representations offered by `query_events`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryEventsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryEventsVersion = super::versions::V1OrJson;
 /// Request builder for `EventsAlarmsClient::query_events` (Query events).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1206,11 +1221,13 @@ pub struct QueryEvents<'a> {
 }
 impl<'a> QueryEvents<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryEventsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -1223,12 +1240,14 @@ impl<'a> QueryEvents<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, EventData> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -1238,16 +1257,19 @@ impl<'a> QueryEvents<'a> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1256,6 +1278,7 @@ impl<'a> QueryEvents<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1287,16 +1310,11 @@ static QUERY_EVENT_METAS: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Representations offered by `query_event_metas`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryEventMetasVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryEventMetasVersion = super::versions::V1OrJson;
 /// Request builder for `EventsAlarmsClient::query_event_metas` (Query event metas).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1307,26 +1325,31 @@ pub struct QueryEventMetas<'a> {
 }
 impl<'a> QueryEventMetas<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryEventMetasVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1335,6 +1358,7 @@ impl<'a> QueryEventMetas<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1366,16 +1390,11 @@ static QUERY_EVENT_DETAILS: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `query_event_details`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryEventDetailsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryEventDetailsVersion = super::versions::V1OrJson;
 /// Request builder for `EventsAlarmsClient::query_event_details` (Query event details).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1386,26 +1405,31 @@ pub struct QueryEventDetails<'a> {
 }
 impl<'a> QueryEventDetails<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryEventDetailsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1414,6 +1438,7 @@ impl<'a> QueryEventDetails<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1445,16 +1470,11 @@ static EXPORT_EVENTS_CSV: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Representations offered by `export_events_csv`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `*/*`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `*/*`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ExportEventsCsvVersion {
-    /// `v1`: Accept `*/*`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `*/*`, Content-Type `application/json`
-    Json,
-}
+pub type ExportEventsCsvVersion = super::versions::V1OrJson;
 /// Request builder for `EventsAlarmsClient::export_events_csv` (Export events).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1465,32 +1485,38 @@ pub struct ExportEventsCsv<'a> {
 }
 impl<'a> ExportEventsCsv<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ExportEventsCsvVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and returns the `200` response body as text.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
         self.req.send_text()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1519,16 +1545,11 @@ static LIST_ADMIN_GROUP_LATEST_LOGINS: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `list_admin_group_latest_logins`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListAdminGroupLatestLoginsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListAdminGroupLatestLoginsVersion = super::versions::V1OrJson;
 /// Request builder for `EventsAlarmsClient::list_admin_group_latest_logins` (List latest logins of admin group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1539,26 +1560,31 @@ pub struct ListAdminGroupLatestLogins<'a> {
 }
 impl<'a> ListAdminGroupLatestLogins<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListAdminGroupLatestLoginsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1567,6 +1593,7 @@ impl<'a> ListAdminGroupLatestLogins<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1598,16 +1625,11 @@ static QUERY_ALARMS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
 };
 /// Representations offered by `query_alarms`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryAlarmsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryAlarmsVersion = super::versions::V1OrJson;
 /// Request builder for `EventsAlarmsClient::query_alarms` (Query alarms).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1618,11 +1640,13 @@ pub struct QueryAlarms<'a> {
 }
 impl<'a> QueryAlarms<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryAlarmsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -1635,12 +1659,14 @@ impl<'a> QueryAlarms<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, AlarmData> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -1650,16 +1676,19 @@ impl<'a> QueryAlarms<'a> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1668,6 +1697,7 @@ impl<'a> QueryAlarms<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1699,16 +1729,11 @@ static QUERY_ALARM_METAS: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Representations offered by `query_alarm_metas`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryAlarmMetasVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryAlarmMetasVersion = super::versions::V1OrJson;
 /// Request builder for `EventsAlarmsClient::query_alarm_metas` (Query alarm metas).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1719,26 +1744,31 @@ pub struct QueryAlarmMetas<'a> {
 }
 impl<'a> QueryAlarmMetas<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryAlarmMetasVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1747,6 +1777,7 @@ impl<'a> QueryAlarmMetas<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1778,16 +1809,11 @@ static PATCH_ALARM: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
 };
 /// Representations offered by `patch_alarm`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchAlarmVersion {
-    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PatchAlarmVersion = super::versions::V1OrJson;
 /// Request builder for `EventsAlarmsClient::patch_alarm` (Clear alarm).
 ///
 /// Optional parameters: [`body`](Self::body).
@@ -1799,37 +1825,44 @@ pub struct PatchAlarm<'a> {
 }
 impl<'a> PatchAlarm<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &String) -> Self {
         self.req.json(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: PatchAlarmVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request; the `204` response has no body.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
         self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

@@ -38,6 +38,7 @@ impl<'a> FilesClient<'a> {
     #[doc(alias = "/files/uploadurls")]
     #[doc(alias = "POST /files/uploadurls")]
     #[doc(alias = "getUploadUrl")]
+    #[inline]
     pub fn get_upload_url(
         &self,
         body: &super::common::UploadUrlRequest,
@@ -62,6 +63,7 @@ impl<'a> FilesClient<'a> {
     #[doc(alias = "/files/{fileId}")]
     #[doc(alias = "GET /files/{fileId}")]
     #[doc(alias = "getDownloadUrl")]
+    #[inline]
     pub fn get_download_url(&self, file_id: &str) -> GetDownloadUrl<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -82,6 +84,7 @@ impl<'a> FilesClient<'a> {
     #[doc(alias = "/files/{fileId}/urls")]
     #[doc(alias = "GET /files/{fileId}/urls")]
     #[doc(alias = "getFileDownloadUrl")]
+    #[inline]
     pub fn get_file_download_url(&self, file_id: &str) -> GetFileDownloadUrl<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -115,21 +118,25 @@ pub struct GetUploadUrl<'a> {
 }
 impl<'a> GetUploadUrl<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -138,6 +145,7 @@ impl<'a> GetUploadUrl<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -173,27 +181,32 @@ pub struct GetDownloadUrl<'a> {
 }
 impl<'a> GetDownloadUrl<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request; the `200` response has no body.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
         self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -226,21 +239,25 @@ pub struct GetFileDownloadUrl<'a> {
 }
 impl<'a> GetFileDownloadUrl<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -249,6 +266,7 @@ impl<'a> GetFileDownloadUrl<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

@@ -179,6 +179,7 @@ impl<'de> serde::Deserialize<'de> for ClientV1 {
 }
 impl ClientV1 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             client_mac: None,
@@ -663,6 +664,7 @@ impl<'de> serde::Deserialize<'de> for Guest {
 }
 impl Guest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -1094,6 +1096,7 @@ impl<'de> serde::Deserialize<'de> for GuestUser {
 }
 impl GuestUser {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             guest_user_type: None,
@@ -1268,6 +1271,7 @@ impl<'de> serde::Deserialize<'de> for GuestUserAction {
 }
 impl GuestUserAction {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(action: GuestUserActionAction) -> Self {
         Self {
             action,
@@ -1449,6 +1453,7 @@ impl<'de> serde::Deserialize<'de> for GuestUserExpiration {
 }
 impl GuestUserExpiration {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(activation_type: GuestUserExpirationActivationType) -> Self {
         Self {
             activation_type,
@@ -1714,6 +1719,7 @@ impl<'de> serde::Deserialize<'de> for GuestUserImport {
 }
 impl GuestUserImport {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             download_url: None,
@@ -1813,6 +1819,7 @@ impl<'de> serde::Deserialize<'de> for GuestUserQueryData {
 }
 impl GuestUserQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -2006,6 +2013,7 @@ impl<'de> serde::Deserialize<'de> for GuestUserUpdate {
 }
 impl GuestUserUpdate {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             disabled: None,
@@ -2400,6 +2408,7 @@ impl<'de> serde::Deserialize<'de> for OperationResponseGuestUser {
 }
 impl OperationResponseGuestUser {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -2471,6 +2480,7 @@ impl<'de> serde::Deserialize<'de> for OperationResponseGuestUserWithoutId {
 }
 impl OperationResponseGuestUserWithoutId {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -2543,6 +2553,7 @@ impl<'de> serde::Deserialize<'de> for OperationResponseListGuestUserImportRespon
 }
 impl OperationResponseListGuestUserImportResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -2624,6 +2635,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseGuest {
 }
 impl QueryResponseGuest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -2744,6 +2756,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseGuestUserQueryData {
 }
 impl QueryResponseGuestUserQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -2835,6 +2848,7 @@ impl<'a> GuestUsersClient<'a> {
     #[deprecated(
         note = "inferred: the document deprecates the older guest user paths without naming them; this import sits under the older /networks form and is read as one of them. Newer form: POST /wifiNetworks/{wifiNetworkId}/guestUsers."
     )]
+    #[inline]
     pub fn import_network_guest_users(
         &self,
         network_id: &str,
@@ -2863,6 +2877,7 @@ impl<'a> GuestUsersClient<'a> {
     #[deprecated(
         note = "inferred: the document deprecates the older guest user paths without naming them; read as the network-less /guestUsers family, replaced by /wifiNetworks/{wifiNetworkId}/guestUsers."
     )]
+    #[inline]
     pub fn list_guest_users_legacy(&self) -> ListGuestUsersLegacy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2887,6 +2902,7 @@ impl<'a> GuestUsersClient<'a> {
     #[deprecated(
         note = "inferred: the document deprecates the older guest user paths without naming them; read as the network-less /guestUsers family, replaced by /wifiNetworks/{wifiNetworkId}/guestUsers."
     )]
+    #[inline]
     pub fn create_guest_user_legacy(&self) -> CreateGuestUserLegacy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2910,6 +2926,7 @@ impl<'a> GuestUsersClient<'a> {
     #[deprecated(
         note = "inferred: the document deprecates the older guest user paths without naming them; read as the network-less /guestUsers family, replaced by /wifiNetworks/{wifiNetworkId}/guestUsers."
     )]
+    #[inline]
     pub fn delete_guest_users_legacy(&self) -> DeleteGuestUsersLegacy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2934,6 +2951,7 @@ impl<'a> GuestUsersClient<'a> {
     #[deprecated(
         note = "inferred: the document deprecates the older guest user paths without naming them; read as the network-less /guestUsers family, replaced by /wifiNetworks/{wifiNetworkId}/guestUsers."
     )]
+    #[inline]
     pub fn get_guest_user_legacy(&self, guest_user_id: &str) -> GetGuestUserLegacy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2959,6 +2977,7 @@ impl<'a> GuestUsersClient<'a> {
     #[deprecated(
         note = "inferred: the document deprecates the older guest user paths without naming them; read as the network-less /guestUsers family, replaced by /wifiNetworks/{wifiNetworkId}/guestUsers."
     )]
+    #[inline]
     pub fn patch_guest_user_legacy(
         &self,
         guest_user_id: &str,
@@ -2986,6 +3005,7 @@ impl<'a> GuestUsersClient<'a> {
     #[deprecated(
         note = "inferred: the document deprecates the older guest user paths without naming them; read as the network-less /guestUsers family, replaced by /wifiNetworks/{wifiNetworkId}/guestUsers."
     )]
+    #[inline]
     pub fn delete_guest_user_legacy(
         &self,
         guest_user_id: &str,
@@ -3015,6 +3035,7 @@ impl<'a> GuestUsersClient<'a> {
     /// - guestUserType is set at creation and cannot be edited afterwards.
     #[doc(alias = "/wifiNetworks/{wifiNetworkId}/guestUsers")]
     #[doc(alias = "POST /wifiNetworks/{wifiNetworkId}/guestUsers")]
+    #[inline]
     pub fn create_wifi_network_guest_user(
         &self,
         wifi_network_id: &str,
@@ -3046,6 +3067,7 @@ impl<'a> GuestUsersClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchWifiNetworkGuestUsers::version`)
     #[doc(alias = "/wifiNetworks/{wifiNetworkId}/guestUsers")]
     #[doc(alias = "PATCH /wifiNetworks/{wifiNetworkId}/guestUsers")]
+    #[inline]
     pub fn patch_wifi_network_guest_users(
         &self,
         wifi_network_id: &str,
@@ -3069,6 +3091,7 @@ impl<'a> GuestUsersClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetWifiNetworkGuestUser::version`)
     #[doc(alias = "/wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}")]
     #[doc(alias = "GET /wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}")]
+    #[inline]
     pub fn get_wifi_network_guest_user(
         &self,
         wifi_network_id: &str,
@@ -3095,6 +3118,7 @@ impl<'a> GuestUsersClient<'a> {
     /// - guestUserType cannot be changed after creation.
     #[doc(alias = "/wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}")]
     #[doc(alias = "PATCH /wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}")]
+    #[inline]
     pub fn patch_wifi_network_guest_user(
         &self,
         wifi_network_id: &str,
@@ -3119,6 +3143,7 @@ impl<'a> GuestUsersClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteWifiNetworkGuestUser::version`)
     #[doc(alias = "/wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}")]
     #[doc(alias = "DELETE /wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}")]
+    #[inline]
     pub fn delete_wifi_network_guest_user(
         &self,
         wifi_network_id: &str,
@@ -3148,6 +3173,7 @@ impl<'a> GuestUsersClient<'a> {
     #[doc(alias = "/guestUsers/query")]
     #[doc(alias = "POST /guestUsers/query")]
     #[doc(alias = "getGuests_1")]
+    #[inline]
     pub fn query_guest_users(
         &self,
         body: &super::common::QueryRequest,
@@ -3177,6 +3203,7 @@ impl<'a> GuestUsersClient<'a> {
     #[doc(alias = "/guestUsers/query")]
     #[doc(alias = "POST /guestUsers/query")]
     #[doc(alias = "getGuests_1")]
+    #[inline]
     pub fn query_guest_users_v1(
         &self,
         body: &super::common::QueryRequest,
@@ -3203,6 +3230,7 @@ impl<'a> GuestUsersClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/guestUsers/query/csvFiles")]
     #[doc(alias = "POST /guestUsers/query/csvFiles")]
+    #[inline]
     pub fn export_guest_users_csv(&self) -> ExportGuestUsersCsv<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3236,21 +3264,25 @@ pub struct ImportNetworkGuestUsers<'a> {
 }
 impl<'a> ImportNetworkGuestUsers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3259,6 +3291,7 @@ impl<'a> ImportNetworkGuestUsers<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3294,21 +3327,25 @@ pub struct ListGuestUsersLegacy<'a> {
 }
 impl<'a> ListGuestUsersLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3317,6 +3354,7 @@ impl<'a> ListGuestUsersLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3353,26 +3391,31 @@ pub struct CreateGuestUserLegacy<'a> {
 }
 impl<'a> CreateGuestUserLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3381,6 +3424,7 @@ impl<'a> CreateGuestUserLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3416,21 +3460,25 @@ pub struct DeleteGuestUsersLegacy<'a> {
 }
 impl<'a> DeleteGuestUsersLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3439,6 +3487,7 @@ impl<'a> DeleteGuestUsersLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3474,21 +3523,25 @@ pub struct GetGuestUserLegacy<'a> {
 }
 impl<'a> GetGuestUserLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3497,6 +3550,7 @@ impl<'a> GetGuestUserLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3533,26 +3587,31 @@ pub struct PatchGuestUserLegacy<'a> {
 }
 impl<'a> PatchGuestUserLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3561,6 +3620,7 @@ impl<'a> PatchGuestUserLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3596,21 +3656,25 @@ pub struct DeleteGuestUserLegacy<'a> {
 }
 impl<'a> DeleteGuestUserLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3619,6 +3683,7 @@ impl<'a> DeleteGuestUserLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3650,16 +3715,11 @@ static CREATE_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `create_wifi_network_guest_user`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateWifiNetworkGuestUserVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateWifiNetworkGuestUserVersion = super::versions::V1OrJson;
 /// Request builder for `GuestUsersClient::create_wifi_network_guest_user` (Create guest user on a Wi-Fi network).
 ///
 /// Optional parameters: [`delivery_methods`](Self::delivery_methods).
@@ -3671,6 +3731,7 @@ pub struct CreateWifiNetworkGuestUser<'a> {
 }
 impl<'a> CreateWifiNetworkGuestUser<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -3679,26 +3740,31 @@ impl<'a> CreateWifiNetworkGuestUser<'a> {
     ///
     /// query parameter `deliveryMethods`; `string`.
     /// Provenance: reference (guest_api-1.7.1.yaml AddGuestUser_1 (a set of values there; one value here)).
+    #[inline]
     pub fn delivery_methods(mut self, delivery_methods: &str) -> Self {
         self.req.query("deliveryMethods", &delivery_methods);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateWifiNetworkGuestUserVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3707,6 +3773,7 @@ impl<'a> CreateWifiNetworkGuestUser<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3738,16 +3805,11 @@ static PATCH_WIFI_NETWORK_GUEST_USERS: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `patch_wifi_network_guest_users`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchWifiNetworkGuestUsersVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PatchWifiNetworkGuestUsersVersion = super::versions::V1OrJson;
 /// Request builder for `GuestUsersClient::patch_wifi_network_guest_users` (Patch guest users of a Wi-Fi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3758,26 +3820,31 @@ pub struct PatchWifiNetworkGuestUsers<'a> {
 }
 impl<'a> PatchWifiNetworkGuestUsers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: PatchWifiNetworkGuestUsersVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3789,6 +3856,7 @@ impl<'a> PatchWifiNetworkGuestUsers<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3820,16 +3888,11 @@ static GET_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `get_wifi_network_guest_user`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetWifiNetworkGuestUserVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetWifiNetworkGuestUserVersion = super::versions::V1OrJson;
 /// Request builder for `GuestUsersClient::get_wifi_network_guest_user` (Get guest user of a Wi-Fi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3840,26 +3903,31 @@ pub struct GetWifiNetworkGuestUser<'a> {
 }
 impl<'a> GetWifiNetworkGuestUser<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetWifiNetworkGuestUserVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3868,6 +3936,7 @@ impl<'a> GetWifiNetworkGuestUser<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3899,16 +3968,11 @@ static PATCH_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `patch_wifi_network_guest_user`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchWifiNetworkGuestUserVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PatchWifiNetworkGuestUserVersion = super::versions::V1OrJson;
 /// Request builder for `GuestUsersClient::patch_wifi_network_guest_user` (Patch guest user of a Wi-Fi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3919,26 +3983,31 @@ pub struct PatchWifiNetworkGuestUser<'a> {
 }
 impl<'a> PatchWifiNetworkGuestUser<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: PatchWifiNetworkGuestUserVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3947,6 +4016,7 @@ impl<'a> PatchWifiNetworkGuestUser<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3978,16 +4048,11 @@ static DELETE_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `delete_wifi_network_guest_user`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteWifiNetworkGuestUserVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteWifiNetworkGuestUserVersion = super::versions::V1OrJson;
 /// Request builder for `GuestUsersClient::delete_wifi_network_guest_user` (Delete guest user of a Wi-Fi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3998,26 +4063,31 @@ pub struct DeleteWifiNetworkGuestUser<'a> {
 }
 impl<'a> DeleteWifiNetworkGuestUser<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteWifiNetworkGuestUserVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4029,6 +4099,7 @@ impl<'a> DeleteWifiNetworkGuestUser<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4064,6 +4135,7 @@ pub struct QueryGuestUsers<'a> {
 }
 impl<'a> QueryGuestUsers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -4076,6 +4148,7 @@ impl<'a> QueryGuestUsers<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, QueryResponseGuestUserQueryData> {
@@ -4084,20 +4157,24 @@ impl<'a> QueryGuestUsers<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, GuestUserQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4106,6 +4183,7 @@ impl<'a> QueryGuestUsers<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4137,16 +4215,11 @@ static QUERY_GUEST_USERS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `query_guest_users_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryGuestUsersV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryGuestUsersV1Version = super::versions::V1OrJson;
 /// Request builder for `GuestUsersClient::query_guest_users_v1` (Query guest users (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4157,11 +4230,13 @@ pub struct QueryGuestUsersV1<'a> {
 }
 impl<'a> QueryGuestUsersV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryGuestUsersV1Version) -> Self {
         self.req.version(version as usize);
         self
@@ -4174,26 +4249,31 @@ impl<'a> QueryGuestUsersV1<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, QueryResponseGuest> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, Guest> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4202,6 +4282,7 @@ impl<'a> QueryGuestUsersV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4238,26 +4319,31 @@ pub struct ExportGuestUsersCsv<'a> {
 }
 impl<'a> ExportGuestUsersCsv<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and returns the `200` response body as bytes.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4266,6 +4352,7 @@ impl<'a> ExportGuestUsersCsv<'a> {
         self.req.send_bytes()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

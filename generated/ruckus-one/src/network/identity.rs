@@ -48,6 +48,7 @@ impl<'de> serde::Deserialize<'de> for BooleanEvaluation {
 }
 impl BooleanEvaluation {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(boolean_value: bool) -> Self {
         Self {
             boolean_value,
@@ -99,6 +100,7 @@ impl<'de> serde::Deserialize<'de> for DateTimeEvaluation {
 }
 impl DateTimeEvaluation {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(evaluation_date_time: String) -> Self {
         Self {
             evaluation_date_time,
@@ -174,6 +176,7 @@ impl<'de> serde::Deserialize<'de> for EthernetPort {
 }
 impl EthernetPort {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(mac_address: String, port_index: i64, name: String) -> Self {
         Self {
             mac_address,
@@ -253,6 +256,7 @@ impl<'de> serde::Deserialize<'de> for EvaluationCriteria {
 }
 impl EvaluationCriteria {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(match_name: String, value: EvaluationCriteriaValue) -> Self {
         Self {
             match_name,
@@ -446,6 +450,7 @@ impl<'de> serde::Deserialize<'de> for EvaluationReport {
 }
 impl EvaluationReport {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(evaluation_criteria: Vec<EvaluationCriteria>) -> Self {
         Self {
             evaluation_criteria,
@@ -665,6 +670,7 @@ impl<'de> serde::Deserialize<'de> for ExternalIdentity {
 }
 impl ExternalIdentity {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -880,6 +886,7 @@ impl<'de> serde::Deserialize<'de> for ExternalIdentitySearch {
 }
 impl ExternalIdentitySearch {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             ids: None,
@@ -1056,6 +1063,7 @@ impl<'de> serde::Deserialize<'de> for Identity {
 }
 impl Identity {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             phone_number: None,
@@ -1327,6 +1335,7 @@ impl<'de> serde::Deserialize<'de> for IdentityDevice {
 }
 impl IdentityDevice {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(mac_address: String) -> Self {
         Self {
             mac_address,
@@ -1579,6 +1588,7 @@ impl<'de> serde::Deserialize<'de> for IdentityDeviceStatusEntry {
 }
 impl IdentityDeviceStatusEntry {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             mac_address: None,
@@ -1745,6 +1755,7 @@ impl<'de> serde::Deserialize<'de> for IdentityGroup {
 }
 impl IdentityGroup {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             id: None,
@@ -1953,6 +1964,7 @@ impl<'de> serde::Deserialize<'de> for IdentityGroupSearch {
 }
 impl IdentityGroupSearch {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             personal_identity_network_id: None,
@@ -2119,6 +2131,7 @@ impl<'de> serde::Deserialize<'de> for IdentityPage {
 }
 impl IdentityPage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             content: None,
@@ -2255,6 +2268,7 @@ impl<'de> serde::Deserialize<'de> for IdentityPageableObject {
 }
 impl IdentityPageableObject {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             offset: None,
@@ -2361,6 +2375,7 @@ impl<'de> serde::Deserialize<'de> for IdentitySearch {
 }
 impl IdentitySearch {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             group_id: None,
@@ -2473,6 +2488,7 @@ impl<'de> serde::Deserialize<'de> for IdentitySwitch {
 }
 impl IdentitySwitch {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             mac_address: None,
@@ -2609,6 +2625,7 @@ impl<'de> serde::Deserialize<'de> for NumberEvaluation {
 }
 impl NumberEvaluation {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(number_value: f64) -> Self {
         Self {
             number_value,
@@ -2694,6 +2711,7 @@ impl<'de> serde::Deserialize<'de> for PageExternalIdentity {
 }
 impl PageExternalIdentity {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             total_elements: None,
@@ -2844,6 +2862,7 @@ impl<'de> serde::Deserialize<'de> for PageIdentity {
 }
 impl PageIdentity {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             total_elements: None,
@@ -2959,6 +2978,7 @@ impl<'de> serde::Deserialize<'de> for StringEvaluation {
 }
 impl StringEvaluation {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(string_value: String) -> Self {
         Self {
             string_value,
@@ -3004,6 +3024,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "/identityGroups")]
     #[doc(alias = "GET /identityGroups")]
     #[doc(alias = "getGroups")]
+    #[inline]
     pub fn list_identity_groups(&self) -> ListIdentityGroups<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3030,6 +3051,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "/identityGroups/query")]
     #[doc(alias = "POST /identityGroups/query")]
     #[doc(alias = "searchGroups")]
+    #[inline]
     pub fn query_identity_groups(
         &self,
         body: &IdentityGroupSearch,
@@ -3056,6 +3078,7 @@ impl<'a> IdentityClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/identityGroups")]
     #[doc(alias = "POST /identityGroups")]
+    #[inline]
     pub fn create_identity_group(&self) -> CreateIdentityGroup<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3078,6 +3101,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "/identityGroups/{id}")]
     #[doc(alias = "GET /identityGroups/{id}")]
     #[doc(alias = "getGroupById")]
+    #[inline]
     pub fn get_identity_group(&self, id: &str) -> GetIdentityGroup<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3100,6 +3124,7 @@ impl<'a> IdentityClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/identityGroups/{id}")]
     #[doc(alias = "DELETE /identityGroups/{id}")]
+    #[inline]
     pub fn delete_identity_group(&self, id: &str) -> DeleteIdentityGroup<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3123,6 +3148,7 @@ impl<'a> IdentityClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/identityGroups/{id}")]
     #[doc(alias = "PATCH /identityGroups/{id}")]
+    #[inline]
     pub fn patch_identity_group(&self, id: &str) -> PatchIdentityGroup<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3145,6 +3171,7 @@ impl<'a> IdentityClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/identityGroups/{id}/policySets/{policySetId}")]
     #[doc(alias = "PUT /identityGroups/{id}/policySets/{policySetId}")]
+    #[inline]
     pub fn add_policy_set_to_identity_group(
         &self,
         id: &str,
@@ -3171,6 +3198,7 @@ impl<'a> IdentityClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/identityGroups/{id}/policySets/{policySetId}")]
     #[doc(alias = "DELETE /identityGroups/{id}/policySets/{policySetId}")]
+    #[inline]
     pub fn remove_policy_set_from_identity_group(
         &self,
         id: &str,
@@ -3200,6 +3228,7 @@ impl<'a> IdentityClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/identityGroups/{groupId}/identities")]
     #[doc(alias = "GET /identityGroups/{groupId}/identities")]
+    #[inline]
     pub fn list_identities(&self, group_id: &str) -> ListIdentities<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3226,6 +3255,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "/identities/query")]
     #[doc(alias = "POST /identities/query")]
     #[doc(alias = "queryIdentity")]
+    #[inline]
     pub fn query_identities(&self, body: &IdentitySearch) -> QueryIdentities<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3250,6 +3280,7 @@ impl<'a> IdentityClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/identityGroups/{groupId}/identities")]
     #[doc(alias = "POST /identityGroups/{groupId}/identities")]
+    #[inline]
     pub fn create_identity(
         &self,
         group_id: &str,
@@ -3278,6 +3309,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "/identityGroups/{groupId}/identities/{id}")]
     #[doc(alias = "GET /identityGroups/{groupId}/identities/{id}")]
     #[doc(alias = "getIdentityById")]
+    #[inline]
     pub fn get_identity(&self, group_id: &str, id: &str) -> GetIdentity<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3302,6 +3334,7 @@ impl<'a> IdentityClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/identityGroups/{groupId}/identities")]
     #[doc(alias = "DELETE /identityGroups/{groupId}/identities")]
+    #[inline]
     pub fn delete_identities(
         &self,
         group_id: &str,
@@ -3330,6 +3363,7 @@ impl<'a> IdentityClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/identityGroups/{groupId}/identities/{id}")]
     #[doc(alias = "DELETE /identityGroups/{groupId}/identities/{id}")]
+    #[inline]
     pub fn delete_identity(&self, group_id: &str, id: &str) -> DeleteIdentity<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3354,6 +3388,7 @@ impl<'a> IdentityClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/identityGroups/{groupId}/identities/{id}")]
     #[doc(alias = "PATCH /identityGroups/{groupId}/identities/{id}")]
+    #[inline]
     pub fn patch_identity(
         &self,
         group_id: &str,
@@ -3384,6 +3419,7 @@ impl<'a> IdentityClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/identityGroups/{groupId}/identities/{id}/devices")]
     #[doc(alias = "POST /identityGroups/{groupId}/identities/{id}/devices")]
+    #[inline]
     pub fn create_identity_device(
         &self,
         group_id: &str,
@@ -3414,6 +3450,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(
         alias = "DELETE /identityGroups/{groupId}/identities/{id}/devices/{macAddress}"
     )]
+    #[inline]
     pub fn delete_identity_device(
         &self,
         group_id: &str,
@@ -3449,6 +3486,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(
         alias = "DELETE /identityGroups/{groupId}/identities/{id}/ethernetPorts/{macAddress}/{portIndex}"
     )]
+    #[inline]
     pub fn delete_identity_ethernet_port(
         &self,
         group_id: &str,
@@ -3483,6 +3521,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(
         alias = "PUT /identityGroups/{groupId}/identities/{id}/venues/{venueId}/ethernetPorts"
     )]
+    #[inline]
     pub fn update_identity_venue_ethernet_ports(
         &self,
         group_id: &str,
@@ -3517,6 +3556,7 @@ impl<'a> IdentityClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/identityGroups/{groupId}/identities/csvFile")]
     #[doc(alias = "POST /identityGroups/{groupId}/identities/csvFile")]
+    #[inline]
     pub fn import_identities(
         &self,
         group_id: &str,
@@ -3546,6 +3586,7 @@ impl<'a> IdentityClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/identities/csvFile")]
     #[doc(alias = "POST /identities/csvFile")]
+    #[inline]
     pub fn export_identities(&self) -> ExportIdentities<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &EXPORT_IDENTITIES, &[]);
         ExportIdentities { req }
@@ -3563,6 +3604,7 @@ impl<'a> IdentityClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/policySetEvaluations")]
     #[doc(alias = "POST /policySetEvaluations")]
+    #[inline]
     pub fn create_policy_set_evaluation(&self) -> CreatePolicySetEvaluation<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3584,6 +3626,7 @@ impl<'a> IdentityClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/policySets/{policySetId}/evaluationReports")]
     #[doc(alias = "POST /policySets/{policySetId}/evaluationReports")]
+    #[inline]
     pub fn create_policy_set_evaluation_report(
         &self,
         policy_set_id: &str,
@@ -3611,6 +3654,7 @@ impl<'a> IdentityClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/policySets")]
     #[doc(alias = "GET /policySets")]
+    #[inline]
     pub fn list_policy_sets(&self) -> ListPolicySets<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &LIST_POLICY_SETS, &[]);
         ListPolicySets { req }
@@ -3627,6 +3671,7 @@ impl<'a> IdentityClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/policyTemplates")]
     #[doc(alias = "GET /policyTemplates")]
+    #[inline]
     pub fn list_policy_templates(&self) -> ListPolicyTemplates<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3647,6 +3692,7 @@ impl<'a> IdentityClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/policyTemplates/policies")]
     #[doc(alias = "GET /policyTemplates/policies")]
+    #[inline]
     pub fn list_policy_template_policies(&self) -> ListPolicyTemplatePolicies<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3671,6 +3717,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "/identityGroups/csvFile")]
     #[doc(alias = "POST /identityGroups/csvFile")]
     #[doc(alias = "exportGroupsCSV")]
+    #[inline]
     pub fn export_groups_csv(
         &self,
         pageable: &str,
@@ -3699,6 +3746,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "/externalIdentities/query")]
     #[doc(alias = "POST /externalIdentities/query")]
     #[doc(alias = "queryExternalIdentity")]
+    #[inline]
     pub fn query_external_identity(
         &self,
         pageable: &str,
@@ -3726,6 +3774,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "/identities")]
     #[doc(alias = "GET /identities")]
     #[doc(alias = "listIdentities")]
+    #[inline]
     pub fn list_all_identities(&self, pageable: &str) -> ListAllIdentities<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3750,6 +3799,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "/identityGroups/{groupId}/identities/{id}/vnis")]
     #[doc(alias = "DELETE /identityGroups/{groupId}/identities/{id}/vnis")]
     #[doc(alias = "allocateIdentityVni")]
+    #[inline]
     pub fn allocate_identity_vni(
         &self,
         group_id: &str,
@@ -3783,16 +3833,11 @@ static LIST_IDENTITY_GROUPS: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `list_identity_groups`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListIdentityGroupsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListIdentityGroupsVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::list_identity_groups` (List identity groups).
 ///
 /// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
@@ -3804,6 +3849,7 @@ pub struct ListIdentityGroups<'a> {
 }
 impl<'a> ListIdentityGroups<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -3812,6 +3858,7 @@ impl<'a> ListIdentityGroups<'a> {
     ///
     /// query parameter `page`; `integer`; default: 0.
     /// Provenance: reference (identity_management-0.0.2.yaml getGroups (its pageable query object)).
+    #[inline]
     pub fn page(mut self, page: i64) -> Self {
         self.req.query("page", &page);
         self
@@ -3820,6 +3867,7 @@ impl<'a> ListIdentityGroups<'a> {
     ///
     /// query parameter `size`; `integer`; default: 20.
     /// Provenance: reference (identity_management-0.0.2.yaml getGroups (its pageable query object)).
+    #[inline]
     pub fn size(mut self, size: i64) -> Self {
         self.req.query("size", &size);
         self
@@ -3828,11 +3876,13 @@ impl<'a> ListIdentityGroups<'a> {
     ///
     /// query parameter `sort`; `string`.
     /// Provenance: reference (identity_management-0.0.2.yaml getGroups (its pageable query object)).
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListIdentityGroupsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -3845,6 +3895,7 @@ impl<'a> ListIdentityGroups<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::IdentityServicePage> {
@@ -3853,20 +3904,24 @@ impl<'a> ListIdentityGroups<'a> {
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, IdentityGroup> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3875,6 +3930,7 @@ impl<'a> ListIdentityGroups<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3906,16 +3962,11 @@ static QUERY_IDENTITY_GROUPS: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `query_identity_groups`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryIdentityGroupsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryIdentityGroupsVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::query_identity_groups` (Query identity groups).
 ///
 /// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
@@ -3927,6 +3978,7 @@ pub struct QueryIdentityGroups<'a> {
 }
 impl<'a> QueryIdentityGroups<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -3935,6 +3987,7 @@ impl<'a> QueryIdentityGroups<'a> {
     ///
     /// query parameter `page`; `integer`; default: 0.
     /// Provenance: reference (identity_management-0.0.2.yaml searchGroups (its pageable query object)).
+    #[inline]
     pub fn page(mut self, page: i64) -> Self {
         self.req.query("page", &page);
         self
@@ -3943,6 +3996,7 @@ impl<'a> QueryIdentityGroups<'a> {
     ///
     /// query parameter `size`; `integer`; default: 20.
     /// Provenance: reference (identity_management-0.0.2.yaml searchGroups (its pageable query object)).
+    #[inline]
     pub fn size(mut self, size: i64) -> Self {
         self.req.query("size", &size);
         self
@@ -3951,11 +4005,13 @@ impl<'a> QueryIdentityGroups<'a> {
     ///
     /// query parameter `sort`; `string`.
     /// Provenance: reference (identity_management-0.0.2.yaml searchGroups (its pageable query object)).
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryIdentityGroupsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -3968,6 +4024,7 @@ impl<'a> QueryIdentityGroups<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::IdentityServicePage> {
@@ -3976,20 +4033,24 @@ impl<'a> QueryIdentityGroups<'a> {
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, IdentityGroup> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3998,6 +4059,7 @@ impl<'a> QueryIdentityGroups<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4034,26 +4096,31 @@ pub struct CreateIdentityGroup<'a> {
 }
 impl<'a> CreateIdentityGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4062,6 +4129,7 @@ impl<'a> CreateIdentityGroup<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4093,16 +4161,11 @@ static GET_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 };
 /// Representations offered by `get_identity_group`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetIdentityGroupVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetIdentityGroupVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::get_identity_group` (Get identity group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4113,26 +4176,31 @@ pub struct GetIdentityGroup<'a> {
 }
 impl<'a> GetIdentityGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetIdentityGroupVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4141,6 +4209,7 @@ impl<'a> GetIdentityGroup<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4176,21 +4245,25 @@ pub struct DeleteIdentityGroup<'a> {
 }
 impl<'a> DeleteIdentityGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4199,6 +4272,7 @@ impl<'a> DeleteIdentityGroup<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4235,26 +4309,31 @@ pub struct PatchIdentityGroup<'a> {
 }
 impl<'a> PatchIdentityGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4263,6 +4342,7 @@ impl<'a> PatchIdentityGroup<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4294,16 +4374,11 @@ static ADD_POLICY_SET_TO_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `add_policy_set_to_identity_group`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddPolicySetToIdentityGroupVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AddPolicySetToIdentityGroupVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::add_policy_set_to_identity_group` (Add policy set to identity group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4314,21 +4389,25 @@ pub struct AddPolicySetToIdentityGroup<'a> {
 }
 impl<'a> AddPolicySetToIdentityGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddPolicySetToIdentityGroupVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4336,6 +4415,7 @@ impl<'a> AddPolicySetToIdentityGroup<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4350,6 +4430,7 @@ impl<'a> AddPolicySetToIdentityGroup<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4367,6 +4448,7 @@ impl<'a> AddPolicySetToIdentityGroup<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4402,16 +4484,11 @@ static REMOVE_POLICY_SET_FROM_IDENTITY_GROUP: ruckus_one_runtime::Operation = ru
 };
 /// Representations offered by `remove_policy_set_from_identity_group`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum RemovePolicySetFromIdentityGroupVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type RemovePolicySetFromIdentityGroupVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::remove_policy_set_from_identity_group` (Remove policy set from identity group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4422,21 +4499,25 @@ pub struct RemovePolicySetFromIdentityGroup<'a> {
 }
 impl<'a> RemovePolicySetFromIdentityGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: RemovePolicySetFromIdentityGroupVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4444,6 +4525,7 @@ impl<'a> RemovePolicySetFromIdentityGroup<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4458,6 +4540,7 @@ impl<'a> RemovePolicySetFromIdentityGroup<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4475,6 +4558,7 @@ impl<'a> RemovePolicySetFromIdentityGroup<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4510,16 +4594,11 @@ static LIST_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 };
 /// Representations offered by `list_identities`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListIdentitiesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListIdentitiesVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::list_identities` (List identities).
 ///
 /// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
@@ -4531,6 +4610,7 @@ pub struct ListIdentities<'a> {
 }
 impl<'a> ListIdentities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -4539,6 +4619,7 @@ impl<'a> ListIdentities<'a> {
     ///
     /// query parameter `page`; `integer`; default: 0.
     /// Provenance: reference (identity_management-0.0.2.yaml listIdentitiesByGroup (its pageable query object)).
+    #[inline]
     pub fn page(mut self, page: i64) -> Self {
         self.req.query("page", &page);
         self
@@ -4547,6 +4628,7 @@ impl<'a> ListIdentities<'a> {
     ///
     /// query parameter `size`; `integer`; default: 20.
     /// Provenance: reference (identity_management-0.0.2.yaml listIdentitiesByGroup (its pageable query object)).
+    #[inline]
     pub fn size(mut self, size: i64) -> Self {
         self.req.query("size", &size);
         self
@@ -4555,26 +4637,31 @@ impl<'a> ListIdentities<'a> {
     ///
     /// query parameter `sort`; `string`.
     /// Provenance: reference (identity_management-0.0.2.yaml listIdentitiesByGroup (its pageable query object)).
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListIdentitiesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4583,6 +4670,7 @@ impl<'a> ListIdentities<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4614,16 +4702,11 @@ static QUERY_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Representations offered by `query_identities`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryIdentitiesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryIdentitiesVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::query_identities` (Query identities).
 ///
 /// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
@@ -4635,6 +4718,7 @@ pub struct QueryIdentities<'a> {
 }
 impl<'a> QueryIdentities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -4643,6 +4727,7 @@ impl<'a> QueryIdentities<'a> {
     ///
     /// query parameter `page`; `integer`; default: 0.
     /// Provenance: reference (identity_management-0.0.2.yaml queryIdentity (its pageable query object)).
+    #[inline]
     pub fn page(mut self, page: i64) -> Self {
         self.req.query("page", &page);
         self
@@ -4651,6 +4736,7 @@ impl<'a> QueryIdentities<'a> {
     ///
     /// query parameter `size`; `integer`; default: 20.
     /// Provenance: reference (identity_management-0.0.2.yaml queryIdentity (its pageable query object)).
+    #[inline]
     pub fn size(mut self, size: i64) -> Self {
         self.req.query("size", &size);
         self
@@ -4659,11 +4745,13 @@ impl<'a> QueryIdentities<'a> {
     ///
     /// query parameter `sort`; `string`.
     /// Provenance: reference (identity_management-0.0.2.yaml queryIdentity (its pageable query object)).
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryIdentitiesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4676,26 +4764,31 @@ impl<'a> QueryIdentities<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, IdentityPage> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, Identity> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4704,6 +4797,7 @@ impl<'a> QueryIdentities<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4739,21 +4833,25 @@ pub struct CreateIdentity<'a> {
 }
 impl<'a> CreateIdentity<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4762,6 +4860,7 @@ impl<'a> CreateIdentity<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4793,16 +4892,11 @@ static GET_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
 };
 /// Representations offered by `get_identity`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetIdentityVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetIdentityVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::get_identity` (Get identity).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4813,32 +4907,38 @@ pub struct GetIdentity<'a> {
 }
 impl<'a> GetIdentity<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetIdentityVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<Identity, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4874,21 +4974,25 @@ pub struct DeleteIdentities<'a> {
 }
 impl<'a> DeleteIdentities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4897,6 +5001,7 @@ impl<'a> DeleteIdentities<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4932,21 +5037,25 @@ pub struct DeleteIdentity<'a> {
 }
 impl<'a> DeleteIdentity<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4955,6 +5064,7 @@ impl<'a> DeleteIdentity<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4990,21 +5100,25 @@ pub struct PatchIdentity<'a> {
 }
 impl<'a> PatchIdentity<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5013,6 +5127,7 @@ impl<'a> PatchIdentity<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5049,26 +5164,31 @@ pub struct CreateIdentityDevice<'a> {
 }
 impl<'a> CreateIdentityDevice<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5077,6 +5197,7 @@ impl<'a> CreateIdentityDevice<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5112,21 +5233,25 @@ pub struct DeleteIdentityDevice<'a> {
 }
 impl<'a> DeleteIdentityDevice<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5135,6 +5260,7 @@ impl<'a> DeleteIdentityDevice<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5170,21 +5296,25 @@ pub struct DeleteIdentityEthernetPort<'a> {
 }
 impl<'a> DeleteIdentityEthernetPort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5193,6 +5323,7 @@ impl<'a> DeleteIdentityEthernetPort<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5224,16 +5355,11 @@ static UPDATE_IDENTITY_VENUE_ETHERNET_PORTS: ruckus_one_runtime::Operation = ruc
 };
 /// Representations offered by `update_identity_venue_ethernet_ports`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateIdentityVenueEthernetPortsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateIdentityVenueEthernetPortsVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::update_identity_venue_ethernet_ports` (Update identity Ethernet ports in venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5244,21 +5370,25 @@ pub struct UpdateIdentityVenueEthernetPorts<'a> {
 }
 impl<'a> UpdateIdentityVenueEthernetPorts<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateIdentityVenueEthernetPortsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5266,6 +5396,7 @@ impl<'a> UpdateIdentityVenueEthernetPorts<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5280,6 +5411,7 @@ impl<'a> UpdateIdentityVenueEthernetPorts<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5297,6 +5429,7 @@ impl<'a> UpdateIdentityVenueEthernetPorts<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5336,21 +5469,25 @@ pub struct ImportIdentities<'a> {
 }
 impl<'a> ImportIdentities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5359,6 +5496,7 @@ impl<'a> ImportIdentities<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5395,26 +5533,31 @@ pub struct ExportIdentities<'a> {
 }
 impl<'a> ExportIdentities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and returns the `200` response body as bytes.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5423,6 +5566,7 @@ impl<'a> ExportIdentities<'a> {
         self.req.send_bytes()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5459,26 +5603,31 @@ pub struct CreatePolicySetEvaluation<'a> {
 }
 impl<'a> CreatePolicySetEvaluation<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5487,6 +5636,7 @@ impl<'a> CreatePolicySetEvaluation<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5518,16 +5668,11 @@ static CREATE_POLICY_SET_EVALUATION_REPORT: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `create_policy_set_evaluation_report`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreatePolicySetEvaluationReportVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreatePolicySetEvaluationReportVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::create_policy_set_evaluation_report` (Create policy set evaluation report).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5538,26 +5683,31 @@ pub struct CreatePolicySetEvaluationReport<'a> {
 }
 impl<'a> CreatePolicySetEvaluationReport<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreatePolicySetEvaluationReportVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5566,6 +5716,7 @@ impl<'a> CreatePolicySetEvaluationReport<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5601,21 +5752,25 @@ pub struct ListPolicySets<'a> {
 }
 impl<'a> ListPolicySets<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5624,6 +5779,7 @@ impl<'a> ListPolicySets<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5659,21 +5815,25 @@ pub struct ListPolicyTemplates<'a> {
 }
 impl<'a> ListPolicyTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5682,6 +5842,7 @@ impl<'a> ListPolicyTemplates<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5717,21 +5878,25 @@ pub struct ListPolicyTemplatePolicies<'a> {
 }
 impl<'a> ListPolicyTemplatePolicies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5740,6 +5905,7 @@ impl<'a> ListPolicyTemplatePolicies<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5771,16 +5937,11 @@ static EXPORT_GROUPS_CSV: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Representations offered by `export_groups_csv`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `text/csv`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `text/csv`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ExportGroupsCsvVersion {
-    /// `v1`: Accept `text/csv`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `text/csv`, Content-Type `application/json`
-    Json,
-}
+pub type ExportGroupsCsvVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::export_groups_csv` (Export groups csv).
 ///
 /// Optional parameters: [`timezone`](Self::timezone), [`date_format`](Self::date_format).
@@ -5792,6 +5953,7 @@ pub struct ExportGroupsCsv<'a> {
 }
 impl<'a> ExportGroupsCsv<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -5799,6 +5961,7 @@ impl<'a> ExportGroupsCsv<'a> {
     /// Sets the query parameter `timezone`.
     ///
     /// query parameter `timezone`; `string`.
+    #[inline]
     pub fn timezone(mut self, timezone: &str) -> Self {
         self.req.query("timezone", &timezone);
         self
@@ -5806,32 +5969,38 @@ impl<'a> ExportGroupsCsv<'a> {
     /// Sets the query parameter `date-format`.
     ///
     /// query parameter `date-format`; `string`.
+    #[inline]
     pub fn date_format(mut self, date_format: &str) -> Self {
         self.req.query("date-format", &date_format);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ExportGroupsCsvVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and returns the `200` response body as text.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
         self.req.send_text()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5860,16 +6029,11 @@ static QUERY_EXTERNAL_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `query_external_identity`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryExternalIdentityVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryExternalIdentityVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::query_external_identity` (Query external identity).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5880,26 +6044,31 @@ pub struct QueryExternalIdentity<'a> {
 }
 impl<'a> QueryExternalIdentity<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryExternalIdentityVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5908,6 +6077,7 @@ impl<'a> QueryExternalIdentity<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5939,16 +6109,11 @@ static LIST_ALL_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `list_all_identities`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListAllIdentitiesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListAllIdentitiesVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::list_all_identities` (List all identities).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5959,26 +6124,31 @@ pub struct ListAllIdentities<'a> {
 }
 impl<'a> ListAllIdentities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListAllIdentitiesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5987,6 +6157,7 @@ impl<'a> ListAllIdentities<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6018,16 +6189,11 @@ static ALLOCATE_IDENTITY_VNI: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `allocate_identity_vni`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AllocateIdentityVniVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AllocateIdentityVniVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::allocate_identity_vni` (Allocate identity vni).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6038,26 +6204,31 @@ pub struct AllocateIdentityVni<'a> {
 }
 impl<'a> AllocateIdentityVni<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AllocateIdentityVniVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6066,6 +6237,7 @@ impl<'a> AllocateIdentityVni<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

@@ -66,6 +66,7 @@ impl<'de> serde::Deserialize<'de> for MacPageableObject {
 }
 impl MacPageableObject {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             offset: None,
@@ -235,6 +236,7 @@ impl<'de> serde::Deserialize<'de> for MacRegistration {
 }
 impl MacRegistration {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             is_referenced: None,
@@ -479,6 +481,7 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationPage {
 }
 impl MacRegistrationPage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             content: None,
@@ -737,6 +740,7 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationPool {
 }
 impl MacRegistrationPool {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             is_referenced: None,
@@ -996,6 +1000,7 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationPoolPage {
 }
 impl MacRegistrationPoolPage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             content: None,
@@ -1126,6 +1131,7 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationSearch {
 }
 impl MacRegistrationSearch {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             search_criteria_list: None,
@@ -1214,6 +1220,7 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationSearchCriterion {
 }
 impl MacRegistrationSearchCriterion {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             filter_key: None,
@@ -1333,6 +1340,7 @@ impl<'de> serde::Deserialize<'de> for NetworkPoolPage {
 }
 impl NetworkPoolPage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             content: None,
@@ -1452,6 +1460,7 @@ impl<'de> serde::Deserialize<'de> for OperationResponse {
 }
 impl OperationResponse {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(request_id: String) -> Self {
         Self {
             request_id,
@@ -1580,6 +1589,7 @@ impl<'de> serde::Deserialize<'de> for Pool {
 }
 impl Pool {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             id: None,
@@ -1943,6 +1953,7 @@ impl<'de> serde::Deserialize<'de> for Registration {
 }
 impl Registration {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(revoked: bool, mac_address: String) -> Self {
         Self {
             id: None,
@@ -2043,6 +2054,7 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/identityGroups/{id}/macRegistrationPools/{poolId}")]
     #[doc(alias = "PUT /identityGroups/{id}/macRegistrationPools/{poolId}")]
+    #[inline]
     pub fn add_mac_registration_pool_to_identity_group(
         &self,
         id: &str,
@@ -2074,6 +2086,7 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Pool creation may answer 202 Accepted while it is in progress.
     #[doc(alias = "/identityGroups/{identityGroupId}/macRegistrationPools")]
     #[doc(alias = "POST /identityGroups/{identityGroupId}/macRegistrationPools")]
+    #[inline]
     pub fn create_identity_group_mac_registration_pool(
         &self,
         identity_group_id: &str,
@@ -2104,6 +2117,7 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/macRegistrationPools")]
     #[doc(alias = "GET /macRegistrationPools")]
+    #[inline]
     pub fn list_mac_registration_pools(&self) -> ListMacRegistrationPools<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2128,6 +2142,7 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - The service answers 202 with the request id and the new pool's id while creation continues (v1.1); `create_mac_registration_pool_v1` asks for v1 and gets 201 with the created pool.
     #[doc(alias = "/macRegistrationPools")]
     #[doc(alias = "POST /macRegistrationPools")]
+    #[inline]
     pub fn create_mac_registration_pool(
         &self,
         body: &MacRegistrationPool,
@@ -2155,6 +2170,7 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - The service answers 201 with the created pool (v1 or plain JSON); `create_mac_registration_pool` asks for v1.1 and gets 202 while creation continues.
     #[doc(alias = "/macRegistrationPools")]
     #[doc(alias = "POST /macRegistrationPools")]
+    #[inline]
     pub fn create_mac_registration_pool_v1(
         &self,
         body: &MacRegistrationPool,
@@ -2181,6 +2197,7 @@ impl<'a> MacRegistrationsClient<'a> {
     #[doc(alias = "/macRegistrationPools/{id}")]
     #[doc(alias = "GET /macRegistrationPools/{id}")]
     #[doc(alias = "getPoolById")]
+    #[inline]
     pub fn get_mac_registration_pool(&self, id: &str) -> GetMacRegistrationPool<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2207,6 +2224,7 @@ impl<'a> MacRegistrationsClient<'a> {
     #[doc(alias = "/macRegistrationPools/{id}")]
     #[doc(alias = "DELETE /macRegistrationPools/{id}")]
     #[doc(alias = "deletePool_1")]
+    #[inline]
     pub fn delete_mac_registration_pool(
         &self,
         id: &str,
@@ -2235,6 +2253,7 @@ impl<'a> MacRegistrationsClient<'a> {
     #[doc(alias = "/macRegistrationPools/{id}")]
     #[doc(alias = "DELETE /macRegistrationPools/{id}")]
     #[doc(alias = "deletePool_1")]
+    #[inline]
     pub fn delete_mac_registration_pool_v1(
         &self,
         id: &str,
@@ -2262,6 +2281,7 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/macRegistrationPools/query")]
     #[doc(alias = "POST /macRegistrationPools/query")]
+    #[inline]
     pub fn query_mac_registration_pools(
         &self,
         body: &MacRegistrationSearch,
@@ -2290,6 +2310,7 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/macRegistrationPools/{poolId}/registrations")]
     #[doc(alias = "GET /macRegistrationPools/{poolId}/registrations")]
+    #[inline]
     pub fn list_mac_registrations(&self, pool_id: &str) -> ListMacRegistrations<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2315,6 +2336,7 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - The service answers 202 with the request id while the creation continues (v1.1); `create_mac_registration_v1` asks for v1 and gets 201 with the registration.
     #[doc(alias = "/macRegistrationPools/{poolId}/registrations")]
     #[doc(alias = "POST /macRegistrationPools/{poolId}/registrations")]
+    #[inline]
     pub fn create_mac_registration(
         &self,
         pool_id: &str,
@@ -2344,6 +2366,7 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - The service answers 201 with the registration (v1 or plain JSON); `create_mac_registration` asks for v1.1 and gets 202 while the creation continues.
     #[doc(alias = "/macRegistrationPools/{poolId}/registrations")]
     #[doc(alias = "POST /macRegistrationPools/{poolId}/registrations")]
+    #[inline]
     pub fn create_mac_registration_v1(
         &self,
         pool_id: &str,
@@ -2375,6 +2398,7 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Registrations with isReferenced true cannot be deleted.
     #[doc(alias = "/macRegistrationPools/{poolId}/registrations")]
     #[doc(alias = "DELETE /macRegistrationPools/{poolId}/registrations")]
+    #[inline]
     pub fn delete_mac_registrations(
         &self,
         pool_id: &str,
@@ -2405,6 +2429,7 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Registrations with isReferenced true cannot be deleted.
     #[doc(alias = "/macRegistrationPools/{poolId}/registrations")]
     #[doc(alias = "DELETE /macRegistrationPools/{poolId}/registrations")]
+    #[inline]
     pub fn delete_mac_registrations_v1(
         &self,
         pool_id: &str,
@@ -2433,6 +2458,7 @@ impl<'a> MacRegistrationsClient<'a> {
     #[doc(alias = "/macRegistrationPools/{poolId}/registrations/{id}")]
     #[doc(alias = "GET /macRegistrationPools/{poolId}/registrations/{id}")]
     #[doc(alias = "getRegistrationById")]
+    #[inline]
     pub fn get_mac_registration(
         &self,
         pool_id: &str,
@@ -2464,6 +2490,7 @@ impl<'a> MacRegistrationsClient<'a> {
     #[doc(alias = "/macRegistrationPools/{poolId}/registrations/{id}")]
     #[doc(alias = "DELETE /macRegistrationPools/{poolId}/registrations/{id}")]
     #[doc(alias = "deleteRegistration_1")]
+    #[inline]
     pub fn delete_mac_registration(
         &self,
         pool_id: &str,
@@ -2494,6 +2521,7 @@ impl<'a> MacRegistrationsClient<'a> {
     #[doc(alias = "/macRegistrationPools/{poolId}/registrations/{id}")]
     #[doc(alias = "DELETE /macRegistrationPools/{poolId}/registrations/{id}")]
     #[doc(alias = "deleteRegistration_1")]
+    #[inline]
     pub fn delete_mac_registration_v1(
         &self,
         pool_id: &str,
@@ -2523,6 +2551,7 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/macRegistrationPools/{poolId}/registrations/query")]
     #[doc(alias = "POST /macRegistrationPools/{poolId}/registrations/query")]
+    #[inline]
     pub fn query_mac_registrations(
         &self,
         pool_id: &str,
@@ -2550,6 +2579,7 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/macRegistrationPools/{id}/policySets/{policySetId}")]
     #[doc(alias = "PUT /macRegistrationPools/{id}/policySets/{policySetId}")]
+    #[inline]
     pub fn add_policy_set_to_mac_registration_pool(
         &self,
         id: &str,
@@ -2578,6 +2608,7 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/macRegistrationPools/{id}/policySets/{policySetId}")]
     #[doc(alias = "DELETE /macRegistrationPools/{id}/policySets/{policySetId}")]
+    #[inline]
     pub fn remove_policy_set_from_mac_registration_pool(
         &self,
         id: &str,
@@ -2604,6 +2635,7 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/wifiNetworks/{networkId}/macRegistrationPools")]
     #[doc(alias = "GET /wifiNetworks/{networkId}/macRegistrationPools")]
+    #[inline]
     pub fn list_wifi_network_mac_registration_pools(
         &self,
         network_id: &str,
@@ -2634,6 +2666,7 @@ impl<'a> MacRegistrationsClient<'a> {
     #[doc(alias = "/macRegistrationPools/{poolId}/registrations/csvFile")]
     #[doc(alias = "POST /macRegistrationPools/{poolId}/registrations/csvFile")]
     #[doc(alias = "importRegistrations_1")]
+    #[inline]
     pub fn import_registrations(&self, pool_id: &str) -> ImportRegistrations<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2660,6 +2693,7 @@ impl<'a> MacRegistrationsClient<'a> {
     #[doc(alias = "/macRegistrationPools/{poolId}/registrations/{id}")]
     #[doc(alias = "PATCH /macRegistrationPools/{poolId}/registrations/{id}")]
     #[doc(alias = "updateRegistration_1")]
+    #[inline]
     pub fn update_registration(
         &self,
         pool_id: &str,
@@ -2691,6 +2725,7 @@ impl<'a> MacRegistrationsClient<'a> {
     #[doc(alias = "/macRegistrationPools/{id}")]
     #[doc(alias = "PATCH /macRegistrationPools/{id}")]
     #[doc(alias = "updatePool_1")]
+    #[inline]
     pub fn update_pool(&self, id: &str, body: &Pool) -> UpdatePool<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &UPDATE_POOL, &[id]);
         req.json(body);
@@ -2717,16 +2752,11 @@ static ADD_MAC_REGISTRATION_POOL_TO_IDENTITY_GROUP: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `add_mac_registration_pool_to_identity_group`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddMacRegistrationPoolToIdentityGroupVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AddMacRegistrationPoolToIdentityGroupVersion = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::add_mac_registration_pool_to_identity_group` (Add MAC registration pool to identity group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2737,11 +2767,13 @@ pub struct AddMacRegistrationPoolToIdentityGroup<'a> {
 }
 impl<'a> AddMacRegistrationPoolToIdentityGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: AddMacRegistrationPoolToIdentityGroupVersion,
@@ -2750,11 +2782,13 @@ impl<'a> AddMacRegistrationPoolToIdentityGroup<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2762,6 +2796,7 @@ impl<'a> AddMacRegistrationPoolToIdentityGroup<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2776,6 +2811,7 @@ impl<'a> AddMacRegistrationPoolToIdentityGroup<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2793,6 +2829,7 @@ impl<'a> AddMacRegistrationPoolToIdentityGroup<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2828,16 +2865,11 @@ static CREATE_IDENTITY_GROUP_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `create_identity_group_mac_registration_pool`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateIdentityGroupMacRegistrationPoolVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateIdentityGroupMacRegistrationPoolVersion = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::create_identity_group_mac_registration_pool` (Create MAC registration pool in identity group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2848,11 +2880,13 @@ pub struct CreateIdentityGroupMacRegistrationPool<'a> {
 }
 impl<'a> CreateIdentityGroupMacRegistrationPool<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: CreateIdentityGroupMacRegistrationPoolVersion,
@@ -2861,11 +2895,13 @@ impl<'a> CreateIdentityGroupMacRegistrationPool<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2873,6 +2909,7 @@ impl<'a> CreateIdentityGroupMacRegistrationPool<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2887,6 +2924,7 @@ impl<'a> CreateIdentityGroupMacRegistrationPool<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2904,6 +2942,7 @@ impl<'a> CreateIdentityGroupMacRegistrationPool<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2939,16 +2978,11 @@ static LIST_MAC_REGISTRATION_POOLS: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `list_mac_registration_pools`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListMacRegistrationPoolsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListMacRegistrationPoolsVersion = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::list_mac_registration_pools` (List MAC registration pools).
 ///
 /// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
@@ -2960,6 +2994,7 @@ pub struct ListMacRegistrationPools<'a> {
 }
 impl<'a> ListMacRegistrationPools<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -2968,6 +3003,7 @@ impl<'a> ListMacRegistrationPools<'a> {
     ///
     /// query parameter `page`; `integer`; default: 0.
     /// Provenance: reference (mac_registration_api-0.0.1.yaml listAllPools).
+    #[inline]
     pub fn page(mut self, page: i64) -> Self {
         self.req.query("page", &page);
         self
@@ -2976,6 +3012,7 @@ impl<'a> ListMacRegistrationPools<'a> {
     ///
     /// query parameter `size`; `integer`; default: 20.
     /// Provenance: reference (mac_registration_api-0.0.1.yaml listAllPools).
+    #[inline]
     pub fn size(mut self, size: i64) -> Self {
         self.req.query("size", &size);
         self
@@ -2984,11 +3021,13 @@ impl<'a> ListMacRegistrationPools<'a> {
     ///
     /// query parameter `sort`; `string`.
     /// Provenance: reference (mac_registration_api-0.0.1.yaml listAllPools).
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListMacRegistrationPoolsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -3001,26 +3040,31 @@ impl<'a> ListMacRegistrationPools<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, MacRegistrationPoolPage> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, MacRegistrationPool> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3029,6 +3073,7 @@ impl<'a> ListMacRegistrationPools<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3064,16 +3109,19 @@ pub struct CreateMacRegistrationPool<'a> {
 }
 impl<'a> CreateMacRegistrationPool<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3081,6 +3129,7 @@ impl<'a> CreateMacRegistrationPool<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3092,6 +3141,7 @@ impl<'a> CreateMacRegistrationPool<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3109,6 +3159,7 @@ impl<'a> CreateMacRegistrationPool<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3144,16 +3195,11 @@ static CREATE_MAC_REGISTRATION_POOL_V1: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `create_mac_registration_pool_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateMacRegistrationPoolV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateMacRegistrationPoolV1Version = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::create_mac_registration_pool_v1` (Create MAC registration pool (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3164,32 +3210,38 @@ pub struct CreateMacRegistrationPoolV1<'a> {
 }
 impl<'a> CreateMacRegistrationPoolV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateMacRegistrationPoolV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<Pool, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3218,16 +3270,11 @@ static GET_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `get_mac_registration_pool`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetMacRegistrationPoolVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetMacRegistrationPoolVersion = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::get_mac_registration_pool` (Get MAC registration pool).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3238,26 +3285,31 @@ pub struct GetMacRegistrationPool<'a> {
 }
 impl<'a> GetMacRegistrationPool<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetMacRegistrationPoolVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3266,6 +3318,7 @@ impl<'a> GetMacRegistrationPool<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3301,16 +3354,19 @@ pub struct DeleteMacRegistrationPool<'a> {
 }
 impl<'a> DeleteMacRegistrationPool<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3318,6 +3374,7 @@ impl<'a> DeleteMacRegistrationPool<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3329,6 +3386,7 @@ impl<'a> DeleteMacRegistrationPool<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3346,6 +3404,7 @@ impl<'a> DeleteMacRegistrationPool<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3381,16 +3440,11 @@ static DELETE_MAC_REGISTRATION_POOL_V1: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `delete_mac_registration_pool_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteMacRegistrationPoolV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteMacRegistrationPoolV1Version = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::delete_mac_registration_pool_v1` (Delete MAC registration pool (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3401,26 +3455,31 @@ pub struct DeleteMacRegistrationPoolV1<'a> {
 }
 impl<'a> DeleteMacRegistrationPoolV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteMacRegistrationPoolV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3429,6 +3488,7 @@ impl<'a> DeleteMacRegistrationPoolV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3460,16 +3520,11 @@ static QUERY_MAC_REGISTRATION_POOLS: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `query_mac_registration_pools`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryMacRegistrationPoolsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryMacRegistrationPoolsVersion = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::query_mac_registration_pools` (Query MAC registration pools).
 ///
 /// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
@@ -3481,6 +3536,7 @@ pub struct QueryMacRegistrationPools<'a> {
 }
 impl<'a> QueryMacRegistrationPools<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -3489,6 +3545,7 @@ impl<'a> QueryMacRegistrationPools<'a> {
     ///
     /// query parameter `page`; `integer`; default: 0.
     /// Provenance: reference (mac_registration_api-0.0.1.yaml searchPools).
+    #[inline]
     pub fn page(mut self, page: i64) -> Self {
         self.req.query("page", &page);
         self
@@ -3497,6 +3554,7 @@ impl<'a> QueryMacRegistrationPools<'a> {
     ///
     /// query parameter `size`; `integer`; default: 20.
     /// Provenance: reference (mac_registration_api-0.0.1.yaml searchPools).
+    #[inline]
     pub fn size(mut self, size: i64) -> Self {
         self.req.query("size", &size);
         self
@@ -3505,11 +3563,13 @@ impl<'a> QueryMacRegistrationPools<'a> {
     ///
     /// query parameter `sort`; `string`.
     /// Provenance: reference (mac_registration_api-0.0.1.yaml searchPools).
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryMacRegistrationPoolsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -3522,26 +3582,31 @@ impl<'a> QueryMacRegistrationPools<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, MacRegistrationPoolPage> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, MacRegistrationPool> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3550,6 +3615,7 @@ impl<'a> QueryMacRegistrationPools<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3581,16 +3647,11 @@ static LIST_MAC_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `list_mac_registrations`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListMacRegistrationsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListMacRegistrationsVersion = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::list_mac_registrations` (List MAC registrations).
 ///
 /// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
@@ -3602,6 +3663,7 @@ pub struct ListMacRegistrations<'a> {
 }
 impl<'a> ListMacRegistrations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -3610,6 +3672,7 @@ impl<'a> ListMacRegistrations<'a> {
     ///
     /// query parameter `page`; `integer`; default: 0.
     /// Provenance: reference (mac_registration_api-0.0.1.yaml listAllRegistrations).
+    #[inline]
     pub fn page(mut self, page: i64) -> Self {
         self.req.query("page", &page);
         self
@@ -3618,6 +3681,7 @@ impl<'a> ListMacRegistrations<'a> {
     ///
     /// query parameter `size`; `integer`; default: 20.
     /// Provenance: reference (mac_registration_api-0.0.1.yaml listAllRegistrations).
+    #[inline]
     pub fn size(mut self, size: i64) -> Self {
         self.req.query("size", &size);
         self
@@ -3626,11 +3690,13 @@ impl<'a> ListMacRegistrations<'a> {
     ///
     /// query parameter `sort`; `string`.
     /// Provenance: reference (mac_registration_api-0.0.1.yaml listAllRegistrations).
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListMacRegistrationsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -3643,26 +3709,31 @@ impl<'a> ListMacRegistrations<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, MacRegistrationPage> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, MacRegistration> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3671,6 +3742,7 @@ impl<'a> ListMacRegistrations<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3706,16 +3778,19 @@ pub struct CreateMacRegistration<'a> {
 }
 impl<'a> CreateMacRegistration<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3723,6 +3798,7 @@ impl<'a> CreateMacRegistration<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3734,6 +3810,7 @@ impl<'a> CreateMacRegistration<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3751,6 +3828,7 @@ impl<'a> CreateMacRegistration<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3786,16 +3864,11 @@ static CREATE_MAC_REGISTRATION_V1: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `create_mac_registration_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateMacRegistrationV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateMacRegistrationV1Version = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::create_mac_registration_v1` (Create MAC registration (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3806,26 +3879,31 @@ pub struct CreateMacRegistrationV1<'a> {
 }
 impl<'a> CreateMacRegistrationV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateMacRegistrationV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3834,6 +3912,7 @@ impl<'a> CreateMacRegistrationV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3869,16 +3948,19 @@ pub struct DeleteMacRegistrations<'a> {
 }
 impl<'a> DeleteMacRegistrations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3886,6 +3968,7 @@ impl<'a> DeleteMacRegistrations<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3897,6 +3980,7 @@ impl<'a> DeleteMacRegistrations<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3914,6 +3998,7 @@ impl<'a> DeleteMacRegistrations<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3949,16 +4034,11 @@ static DELETE_MAC_REGISTRATIONS_V1: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `delete_mac_registrations_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteMacRegistrationsV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type DeleteMacRegistrationsV1Version = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::delete_mac_registrations_v1` (Delete MAC registrations (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3969,26 +4049,31 @@ pub struct DeleteMacRegistrationsV1<'a> {
 }
 impl<'a> DeleteMacRegistrationsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteMacRegistrationsV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3997,6 +4082,7 @@ impl<'a> DeleteMacRegistrationsV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4028,16 +4114,11 @@ static GET_MAC_REGISTRATION: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `get_mac_registration`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetMacRegistrationVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetMacRegistrationVersion = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::get_mac_registration` (Get MAC registration).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4048,26 +4129,31 @@ pub struct GetMacRegistration<'a> {
 }
 impl<'a> GetMacRegistration<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetMacRegistrationVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4076,6 +4162,7 @@ impl<'a> GetMacRegistration<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4111,16 +4198,19 @@ pub struct DeleteMacRegistration<'a> {
 }
 impl<'a> DeleteMacRegistration<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4128,6 +4218,7 @@ impl<'a> DeleteMacRegistration<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4139,6 +4230,7 @@ impl<'a> DeleteMacRegistration<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4156,6 +4248,7 @@ impl<'a> DeleteMacRegistration<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4191,16 +4284,11 @@ static DELETE_MAC_REGISTRATION_V1: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `delete_mac_registration_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteMacRegistrationV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteMacRegistrationV1Version = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::delete_mac_registration_v1` (Delete MAC registration (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4211,26 +4299,31 @@ pub struct DeleteMacRegistrationV1<'a> {
 }
 impl<'a> DeleteMacRegistrationV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteMacRegistrationV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4239,6 +4332,7 @@ impl<'a> DeleteMacRegistrationV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4270,16 +4364,11 @@ static QUERY_MAC_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `query_mac_registrations`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryMacRegistrationsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryMacRegistrationsVersion = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::query_mac_registrations` (Query MAC registrations).
 ///
 /// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
@@ -4291,6 +4380,7 @@ pub struct QueryMacRegistrations<'a> {
 }
 impl<'a> QueryMacRegistrations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -4299,6 +4389,7 @@ impl<'a> QueryMacRegistrations<'a> {
     ///
     /// query parameter `page`; `integer`; default: 0.
     /// Provenance: reference (mac_registration_api-0.0.1.yaml searchRegistrations).
+    #[inline]
     pub fn page(mut self, page: i64) -> Self {
         self.req.query("page", &page);
         self
@@ -4307,6 +4398,7 @@ impl<'a> QueryMacRegistrations<'a> {
     ///
     /// query parameter `size`; `integer`; default: 20.
     /// Provenance: reference (mac_registration_api-0.0.1.yaml searchRegistrations).
+    #[inline]
     pub fn size(mut self, size: i64) -> Self {
         self.req.query("size", &size);
         self
@@ -4315,11 +4407,13 @@ impl<'a> QueryMacRegistrations<'a> {
     ///
     /// query parameter `sort`; `string`.
     /// Provenance: reference (mac_registration_api-0.0.1.yaml searchRegistrations).
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryMacRegistrationsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4332,26 +4426,31 @@ impl<'a> QueryMacRegistrations<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, MacRegistrationPage> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, MacRegistration> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4360,6 +4459,7 @@ impl<'a> QueryMacRegistrations<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4391,16 +4491,11 @@ static ADD_POLICY_SET_TO_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operation = 
 };
 /// Representations offered by `add_policy_set_to_mac_registration_pool`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddPolicySetToMacRegistrationPoolVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AddPolicySetToMacRegistrationPoolVersion = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::add_policy_set_to_mac_registration_pool` (Add policy set to MAC registration pool).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4411,21 +4506,25 @@ pub struct AddPolicySetToMacRegistrationPool<'a> {
 }
 impl<'a> AddPolicySetToMacRegistrationPool<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddPolicySetToMacRegistrationPoolVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4433,6 +4532,7 @@ impl<'a> AddPolicySetToMacRegistrationPool<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4447,6 +4547,7 @@ impl<'a> AddPolicySetToMacRegistrationPool<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4464,6 +4565,7 @@ impl<'a> AddPolicySetToMacRegistrationPool<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4499,16 +4601,11 @@ static REMOVE_POLICY_SET_FROM_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operati
 };
 /// Representations offered by `remove_policy_set_from_mac_registration_pool`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum RemovePolicySetFromMacRegistrationPoolVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type RemovePolicySetFromMacRegistrationPoolVersion = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::remove_policy_set_from_mac_registration_pool` (Remove policy set from MAC registration pool).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4519,11 +4616,13 @@ pub struct RemovePolicySetFromMacRegistrationPool<'a> {
 }
 impl<'a> RemovePolicySetFromMacRegistrationPool<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: RemovePolicySetFromMacRegistrationPoolVersion,
@@ -4532,11 +4631,13 @@ impl<'a> RemovePolicySetFromMacRegistrationPool<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4544,6 +4645,7 @@ impl<'a> RemovePolicySetFromMacRegistrationPool<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4558,6 +4660,7 @@ impl<'a> RemovePolicySetFromMacRegistrationPool<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4575,6 +4678,7 @@ impl<'a> RemovePolicySetFromMacRegistrationPool<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4610,16 +4714,11 @@ static LIST_WIFI_NETWORK_MAC_REGISTRATION_POOLS: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `list_wifi_network_mac_registration_pools`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListWifiNetworkMacRegistrationPoolsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListWifiNetworkMacRegistrationPoolsVersion = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::list_wifi_network_mac_registration_pools` (List MAC registration pools of a network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4630,11 +4729,13 @@ pub struct ListWifiNetworkMacRegistrationPools<'a> {
 }
 impl<'a> ListWifiNetworkMacRegistrationPools<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ListWifiNetworkMacRegistrationPoolsVersion,
@@ -4643,16 +4744,19 @@ impl<'a> ListWifiNetworkMacRegistrationPools<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4661,6 +4765,7 @@ impl<'a> ListWifiNetworkMacRegistrationPools<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4696,18 +4801,12 @@ static IMPORT_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `import_registrations`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `multipart/form-data` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `multipart/form-data`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ImportRegistrationsVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `multipart/form-data` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `multipart/form-data`
-    Json,
-}
+pub type ImportRegistrationsVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `MacRegistrationsClient::import_registrations` (Import registrations).
 ///
 /// Optional parameters: [`body`](Self::body).
@@ -4719,26 +4818,31 @@ pub struct ImportRegistrations<'a> {
 }
 impl<'a> ImportRegistrations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: ruckus_one_runtime::Multipart) -> Self {
         self.req.multipart(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ImportRegistrationsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4746,6 +4850,7 @@ impl<'a> ImportRegistrations<'a> {
     /// Sends the request and decodes the `201` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4757,6 +4862,7 @@ impl<'a> ImportRegistrations<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4774,6 +4880,7 @@ impl<'a> ImportRegistrations<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4813,18 +4920,12 @@ static UPDATE_REGISTRATION: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `update_registration`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateRegistrationVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateRegistrationVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `MacRegistrationsClient::update_registration` (Update registration).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4835,21 +4936,25 @@ pub struct UpdateRegistration<'a> {
 }
 impl<'a> UpdateRegistration<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateRegistrationVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4857,6 +4962,7 @@ impl<'a> UpdateRegistration<'a> {
     /// Sends the request and decodes the `200` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4868,6 +4974,7 @@ impl<'a> UpdateRegistration<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4885,6 +4992,7 @@ impl<'a> UpdateRegistration<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4921,18 +5029,12 @@ static UPDATE_POOL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
 };
 /// Representations offered by `update_pool`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdatePoolVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdatePoolVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `MacRegistrationsClient::update_pool` (Update pool).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4943,21 +5045,25 @@ pub struct UpdatePool<'a> {
 }
 impl<'a> UpdatePool<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdatePoolVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4965,6 +5071,7 @@ impl<'a> UpdatePool<'a> {
     /// Sends the request and decodes the `200` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4976,6 +5083,7 @@ impl<'a> UpdatePool<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4990,6 +5098,7 @@ impl<'a> UpdatePool<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,

@@ -65,6 +65,7 @@ impl<'de> serde::Deserialize<'de> for MessageRegistration {
 }
 impl MessageRegistration {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(template_id: String, usage_localization_key: String) -> Self {
         Self {
             id: None,
@@ -156,6 +157,7 @@ impl<'de> serde::Deserialize<'de> for PageInformation {
 }
 impl PageInformation {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             total_count: None,
@@ -242,6 +244,7 @@ impl<'de> serde::Deserialize<'de> for PagedRegistrationsRestResponse {
 }
 impl PagedRegistrationsRestResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             paging: None,
@@ -325,6 +328,7 @@ impl<'de> serde::Deserialize<'de> for PagedTemplateScopesRestResponse {
 }
 impl PagedTemplateScopesRestResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             paging: None,
@@ -405,6 +409,7 @@ impl<'de> serde::Deserialize<'de> for PagedTemplatesRestResponse {
 }
 impl PagedTemplatesRestResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             paging: None,
@@ -485,6 +490,7 @@ impl<'de> serde::Deserialize<'de> for PagedVariablesRestResponse {
 }
 impl PagedVariablesRestResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             paging: None,
@@ -574,6 +580,7 @@ impl<'de> serde::Deserialize<'de> for Template {
 }
 impl Template {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(user_provided_name: String, message_template: String) -> Self {
         Self {
             id: None,
@@ -676,6 +683,7 @@ impl<'de> serde::Deserialize<'de> for TemplateScope {
 }
 impl TemplateScope {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -836,6 +844,7 @@ impl<'de> serde::Deserialize<'de> for Variable {
 }
 impl Variable {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             variable_key: None,
@@ -911,6 +920,7 @@ impl<'a> MessageTemplatesClient<'a> {
     #[doc(alias = "/templateScopes")]
     #[doc(alias = "GET /templateScopes")]
     #[doc(alias = "msgTemplate.getAllTemplateScopes")]
+    #[inline]
     pub fn msg_template_get_all_template_scopes(
         &self,
     ) -> MsgTemplateGetAllTemplateScopes<'a> {
@@ -937,6 +947,7 @@ impl<'a> MessageTemplatesClient<'a> {
     #[doc(alias = "/templateScopes/{templateScopeId}")]
     #[doc(alias = "GET /templateScopes/{templateScopeId}")]
     #[doc(alias = "msgTemplate.getTemplateScope")]
+    #[inline]
     pub fn msg_template_get_template_scope(
         &self,
         template_scope_id: &str,
@@ -965,6 +976,7 @@ impl<'a> MessageTemplatesClient<'a> {
     #[doc(alias = "/templateScopes/{templateScopeId}/variables")]
     #[doc(alias = "GET /templateScopes/{templateScopeId}/variables")]
     #[doc(alias = "msgTemplate.getVariablesForTemplateScope")]
+    #[inline]
     pub fn msg_template_get_variables_for_template_scope(
         &self,
         template_scope_id: &str,
@@ -995,6 +1007,7 @@ impl<'a> MessageTemplatesClient<'a> {
     #[doc(alias = "/templateScopes/{templateScopeId}/templates")]
     #[doc(alias = "GET /templateScopes/{templateScopeId}/templates")]
     #[doc(alias = "msgTemplate.getTemplatesForScope")]
+    #[inline]
     pub fn msg_template_get_templates_for_scope(
         &self,
         template_scope_id: &str,
@@ -1030,6 +1043,7 @@ impl<'a> MessageTemplatesClient<'a> {
         alias = "GET /templateScopes/{templateScopeId}/templates/{templateId}/registrations"
     )]
     #[doc(alias = "msgTemplate.getAllTemplateRegistrations")]
+    #[inline]
     pub fn msg_template_get_all_template_registrations(
         &self,
         template_scope_id: &str,
@@ -1058,6 +1072,7 @@ impl<'a> MessageTemplatesClient<'a> {
     #[doc(alias = "/templateScopes/{templateScopeId}/templates/{genericTemplateId}")]
     #[doc(alias = "GET /templateScopes/{templateScopeId}/templates/{genericTemplateId}")]
     #[doc(alias = "msgTemplate.getTemplate")]
+    #[inline]
     pub fn msg_template_get_template(
         &self,
         template_scope_id: &str,
@@ -1087,6 +1102,7 @@ impl<'a> MessageTemplatesClient<'a> {
     #[doc(alias = "/templateScopes/{templateScopeId}/registrations")]
     #[doc(alias = "GET /templateScopes/{templateScopeId}/registrations")]
     #[doc(alias = "msgTemplate.getAllRegistrations")]
+    #[inline]
     pub fn msg_template_get_all_registrations(
         &self,
         template_scope_id: &str,
@@ -1116,6 +1132,7 @@ impl<'a> MessageTemplatesClient<'a> {
         alias = "GET /templateScopes/{templateScopeId}/registrations/{registrationId}"
     )]
     #[doc(alias = "msgTemplate.getRegistration")]
+    #[inline]
     pub fn msg_template_get_registration(
         &self,
         template_scope_id: &str,
@@ -1154,6 +1171,7 @@ pub struct MsgTemplateGetAllTemplateScopes<'a> {
 }
 impl<'a> MsgTemplateGetAllTemplateScopes<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -1161,6 +1179,7 @@ impl<'a> MsgTemplateGetAllTemplateScopes<'a> {
     /// Sets the query parameter `size`.
     ///
     /// query parameter `size`; `string`.
+    #[inline]
     pub fn size(mut self, size: &str) -> Self {
         self.req.query("size", &size);
         self
@@ -1168,6 +1187,7 @@ impl<'a> MsgTemplateGetAllTemplateScopes<'a> {
     /// Sets the query parameter `page`.
     ///
     /// query parameter `page`; `string`.
+    #[inline]
     pub fn page(mut self, page: &str) -> Self {
         self.req.query("page", &page);
         self
@@ -1175,6 +1195,7 @@ impl<'a> MsgTemplateGetAllTemplateScopes<'a> {
     /// Sets the query parameter `sort`.
     ///
     /// query parameter `sort`; `string`.
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
@@ -1187,6 +1208,7 @@ impl<'a> MsgTemplateGetAllTemplateScopes<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, PagedTemplateScopesRestResponse> {
@@ -1195,20 +1217,24 @@ impl<'a> MsgTemplateGetAllTemplateScopes<'a> {
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, TemplateScope> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1217,6 +1243,7 @@ impl<'a> MsgTemplateGetAllTemplateScopes<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1253,6 +1280,7 @@ pub struct MsgTemplateGetTemplateScope<'a> {
 }
 impl<'a> MsgTemplateGetTemplateScope<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -1260,21 +1288,25 @@ impl<'a> MsgTemplateGetTemplateScope<'a> {
     /// Sets the query parameter `includes`.
     ///
     /// query parameter `includes`; `string`.
+    #[inline]
     pub fn includes(mut self, includes: &str) -> Self {
         self.req.query("includes", &includes);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1283,6 +1315,7 @@ impl<'a> MsgTemplateGetTemplateScope<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1319,6 +1352,7 @@ pub struct MsgTemplateGetVariablesForTemplateScope<'a> {
 }
 impl<'a> MsgTemplateGetVariablesForTemplateScope<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -1326,6 +1360,7 @@ impl<'a> MsgTemplateGetVariablesForTemplateScope<'a> {
     /// Sets the query parameter `size`.
     ///
     /// query parameter `size`; `string`.
+    #[inline]
     pub fn size(mut self, size: &str) -> Self {
         self.req.query("size", &size);
         self
@@ -1333,6 +1368,7 @@ impl<'a> MsgTemplateGetVariablesForTemplateScope<'a> {
     /// Sets the query parameter `page`.
     ///
     /// query parameter `page`; `string`.
+    #[inline]
     pub fn page(mut self, page: &str) -> Self {
         self.req.query("page", &page);
         self
@@ -1340,6 +1376,7 @@ impl<'a> MsgTemplateGetVariablesForTemplateScope<'a> {
     /// Sets the query parameter `sort`.
     ///
     /// query parameter `sort`; `string`.
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
@@ -1352,26 +1389,31 @@ impl<'a> MsgTemplateGetVariablesForTemplateScope<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, PagedVariablesRestResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, Variable> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1380,6 +1422,7 @@ impl<'a> MsgTemplateGetVariablesForTemplateScope<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1416,6 +1459,7 @@ pub struct MsgTemplateGetTemplatesForScope<'a> {
 }
 impl<'a> MsgTemplateGetTemplatesForScope<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -1423,6 +1467,7 @@ impl<'a> MsgTemplateGetTemplatesForScope<'a> {
     /// Sets the query parameter `size`.
     ///
     /// query parameter `size`; `string`.
+    #[inline]
     pub fn size(mut self, size: &str) -> Self {
         self.req.query("size", &size);
         self
@@ -1430,6 +1475,7 @@ impl<'a> MsgTemplateGetTemplatesForScope<'a> {
     /// Sets the query parameter `page`.
     ///
     /// query parameter `page`; `string`.
+    #[inline]
     pub fn page(mut self, page: &str) -> Self {
         self.req.query("page", &page);
         self
@@ -1437,6 +1483,7 @@ impl<'a> MsgTemplateGetTemplatesForScope<'a> {
     /// Sets the query parameter `sort`.
     ///
     /// query parameter `sort`; `string`.
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
@@ -1449,26 +1496,31 @@ impl<'a> MsgTemplateGetTemplatesForScope<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, PagedTemplatesRestResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, Template> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1477,6 +1529,7 @@ impl<'a> MsgTemplateGetTemplatesForScope<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1513,6 +1566,7 @@ pub struct MsgTemplateGetAllTemplateRegistrations<'a> {
 }
 impl<'a> MsgTemplateGetAllTemplateRegistrations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -1520,6 +1574,7 @@ impl<'a> MsgTemplateGetAllTemplateRegistrations<'a> {
     /// Sets the query parameter `size`.
     ///
     /// query parameter `size`; `string`.
+    #[inline]
     pub fn size(mut self, size: &str) -> Self {
         self.req.query("size", &size);
         self
@@ -1527,6 +1582,7 @@ impl<'a> MsgTemplateGetAllTemplateRegistrations<'a> {
     /// Sets the query parameter `page`.
     ///
     /// query parameter `page`; `string`.
+    #[inline]
     pub fn page(mut self, page: &str) -> Self {
         self.req.query("page", &page);
         self
@@ -1534,6 +1590,7 @@ impl<'a> MsgTemplateGetAllTemplateRegistrations<'a> {
     /// Sets the query parameter `sort`.
     ///
     /// query parameter `sort`; `string`.
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
@@ -1546,26 +1603,31 @@ impl<'a> MsgTemplateGetAllTemplateRegistrations<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, PagedRegistrationsRestResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, MessageRegistration> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1574,6 +1636,7 @@ impl<'a> MsgTemplateGetAllTemplateRegistrations<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1609,27 +1672,32 @@ pub struct MsgTemplateGetTemplate<'a> {
 }
 impl<'a> MsgTemplateGetTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<Template, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1666,6 +1734,7 @@ pub struct MsgTemplateGetAllRegistrations<'a> {
 }
 impl<'a> MsgTemplateGetAllRegistrations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -1673,6 +1742,7 @@ impl<'a> MsgTemplateGetAllRegistrations<'a> {
     /// Sets the query parameter `size`.
     ///
     /// query parameter `size`; `string`.
+    #[inline]
     pub fn size(mut self, size: &str) -> Self {
         self.req.query("size", &size);
         self
@@ -1680,6 +1750,7 @@ impl<'a> MsgTemplateGetAllRegistrations<'a> {
     /// Sets the query parameter `page`.
     ///
     /// query parameter `page`; `string`.
+    #[inline]
     pub fn page(mut self, page: &str) -> Self {
         self.req.query("page", &page);
         self
@@ -1687,6 +1758,7 @@ impl<'a> MsgTemplateGetAllRegistrations<'a> {
     /// Sets the query parameter `sort`.
     ///
     /// query parameter `sort`; `string`.
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
@@ -1699,26 +1771,31 @@ impl<'a> MsgTemplateGetAllRegistrations<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, PagedRegistrationsRestResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, MessageRegistration> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1727,6 +1804,7 @@ impl<'a> MsgTemplateGetAllRegistrations<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1762,21 +1840,25 @@ pub struct MsgTemplateGetRegistration<'a> {
 }
 impl<'a> MsgTemplateGetRegistration<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1785,6 +1867,7 @@ impl<'a> MsgTemplateGetRegistration<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

@@ -779,6 +779,101 @@ pub static API: ruckus_one_runtime::Api = ruckus_one_runtime::Api {
         per_minute: 2000,
     }),
 };
+/// Representations (versions) an operation can send and accept, shared by the
+/// operations that offer the same ones. Each operation's `...Version` alias (for
+/// example the one its builder's `version` method takes) lists its media types.
+pub mod versions {
+    /// A choice among `json`, `json`; the first is the default.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+    #[allow(non_camel_case_types)]
+    pub enum JsonOrJson_2 {
+        /// `json` (default)
+        #[default]
+        Json,
+        /// `json`
+        Json_2,
+    }
+    /// A choice among `json`, `v1.1`; the first is the default.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+    #[allow(non_camel_case_types)]
+    pub enum JsonOrV1_1 {
+        /// `json` (default)
+        #[default]
+        Json,
+        /// `v1.1`
+        V1_1,
+    }
+    /// A choice among `v1`, `json`; the first is the default.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+    #[allow(non_camel_case_types)]
+    pub enum V1OrJson {
+        /// `v1` (default)
+        #[default]
+        V1,
+        /// `json`
+        Json,
+    }
+    /// A choice among `v1`, `v1`, `json`; the first is the default.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+    #[allow(non_camel_case_types)]
+    pub enum V1OrV1_2OrJson {
+        /// `v1` (default)
+        #[default]
+        V1,
+        /// `v1`
+        V1_2,
+        /// `json`
+        Json,
+    }
+    /// A choice among `v1.1`, `json`; the first is the default.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+    #[allow(non_camel_case_types)]
+    pub enum V1_1OrJson {
+        /// `v1.1` (default)
+        #[default]
+        V1_1,
+        /// `json`
+        Json,
+    }
+    /// A choice among `v1.1`, `v1`, `json`; the first is the default.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+    #[allow(non_camel_case_types)]
+    pub enum V1_1OrV1OrJson {
+        /// `v1.1` (default)
+        #[default]
+        V1_1,
+        /// `v1`
+        V1,
+        /// `json`
+        Json,
+    }
+    /// A choice among `v2`, `v1.1`, `json`; the first is the default.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+    #[allow(non_camel_case_types)]
+    pub enum V2OrV1_1OrJson {
+        /// `v2` (default)
+        #[default]
+        V2,
+        /// `v1.1`
+        V1_1,
+        /// `json`
+        Json,
+    }
+    /// A choice among `v2`, `v1.1`, `v1`, `json`; the first is the default.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+    #[allow(non_camel_case_types)]
+    pub enum V2OrV1_1OrV1OrJson {
+        /// `v2` (default)
+        #[default]
+        V2,
+        /// `v1.1`
+        V1_1,
+        /// `v1`
+        V1,
+        /// `json`
+        Json,
+    }
+}
 /// Operations of the Network management API, borrowed from a `Client`.
 ///
 /// Each method returns a request builder; nothing is sent until its `send` is awaited.

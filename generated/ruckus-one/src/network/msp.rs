@@ -105,6 +105,7 @@ impl<'de> serde::Deserialize<'de> for DelegationData {
 }
 impl DelegationData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             priority_incidents: None,
@@ -409,6 +410,7 @@ impl<'de> serde::Deserialize<'de> for MspEc {
 }
 impl MspEc {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -872,6 +874,7 @@ impl<'de> serde::Deserialize<'de> for MspInventoryDevice {
 }
 impl MspInventoryDevice {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             is_mesh_enable: None,
@@ -1362,6 +1365,7 @@ impl<'de> serde::Deserialize<'de> for MspLegacyBody {
 }
 impl MspLegacyBody {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             msp_admin_id: None,
@@ -1636,6 +1640,7 @@ impl<'de> serde::Deserialize<'de> for MspLogoFileData {
 }
 impl MspLogoFileData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1807,6 +1812,7 @@ impl<'de> serde::Deserialize<'de> for MspView {
 }
 impl MspView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             msp_label: None,
@@ -2041,6 +2047,7 @@ impl<'de> serde::Deserialize<'de> for PreferredWisprProvider {
 }
 impl PreferredWisprProvider {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(provider_name: String) -> Self {
         Self {
             id: None,
@@ -2158,6 +2165,7 @@ impl<'de> serde::Deserialize<'de> for PriorityIncidents {
 }
 impl PriorityIncidents {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             p1: None,
@@ -2251,6 +2259,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseMspEc {
 }
 impl QueryResponseMspEc {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -2371,6 +2380,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseMspInventoryDevice {
 }
 impl QueryResponseMspInventoryDevice {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -2469,6 +2479,7 @@ impl<'de> serde::Deserialize<'de> for Radius {
 }
 impl Radius {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             primary: None,
@@ -2539,6 +2550,7 @@ impl<'de> serde::Deserialize<'de> for RadiusServer {
 }
 impl RadiusServer {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(ip: String, shared_secret: ruckus_one_runtime::Secret) -> Self {
         Self {
             ip,
@@ -2671,6 +2683,7 @@ impl<'de> serde::Deserialize<'de> for UpdateMspRequest {
 }
 impl UpdateMspRequest {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(msp_label: String) -> Self {
         Self {
             msp_label,
@@ -2910,6 +2923,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelEntitlement {
 }
 impl ViewmodelEntitlement {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             expiration_date_ts: None,
@@ -3075,6 +3089,7 @@ impl<'a> MspClient<'a> {
     #[doc(alias = "/mspecs/query")]
     #[doc(alias = "POST /mspecs/query")]
     #[doc(alias = "queryMSP-ECs")]
+    #[inline]
     pub fn query_msp_ecs(&self, body: &super::common::QueryRequest) -> QueryMspEcs<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &QUERY_MSP_ECS, &[]);
         req.json(body);
@@ -3089,6 +3104,7 @@ impl<'a> MspClient<'a> {
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/brandings")]
     #[doc(alias = "GET /brandings")]
+    #[inline]
     pub fn list_brandings(&self) -> ListBrandings<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &LIST_BRANDINGS, &[]);
         ListBrandings { req }
@@ -3104,6 +3120,7 @@ impl<'a> MspClient<'a> {
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/brandings")]
     #[doc(alias = "PUT /brandings")]
+    #[inline]
     pub fn update_brandings(&self, body: &UpdateMspRequest) -> UpdateBrandings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3124,6 +3141,7 @@ impl<'a> MspClient<'a> {
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/brandings")]
     #[doc(alias = "POST /brandings")]
+    #[inline]
     pub fn create_branding(&self, body: &UpdateMspRequest) -> CreateBranding<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3146,6 +3164,7 @@ impl<'a> MspClient<'a> {
     /// - inferred: the document does not name the multipart parts; a single part `file` carrying the image is assumed. The response body is not shown.
     #[doc(alias = "/logoFiles")]
     #[doc(alias = "POST /logoFiles")]
+    #[inline]
     pub fn create_logo_file(&self, body: &UpdateMspRequest) -> CreateLogoFile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3166,6 +3185,7 @@ impl<'a> MspClient<'a> {
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/logoFiles/{fileId}")]
     #[doc(alias = "GET /logoFiles/{fileId}")]
+    #[inline]
     pub fn get_logo_file(&self, file_id: &str) -> GetLogoFile<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3188,6 +3208,7 @@ impl<'a> MspClient<'a> {
     /// - The query body is not shown; the common query body is assumed (reference: Pagination styles).
     #[doc(alias = "/msps/{mspTenantId}/ecInventories/query/csvFiles")]
     #[doc(alias = "POST /msps/{mspTenantId}/ecInventories/query/csvFiles")]
+    #[inline]
     pub fn export_msp_ec_inventories_csv(
         &self,
         msp_tenant_id: &str,
@@ -3215,6 +3236,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn list_msp_customers(&self) -> ListMspCustomers<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3238,6 +3260,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn create_msp_customer(&self) -> CreateMspCustomer<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3261,6 +3284,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn get_msp_customer(&self, customer_id: &str) -> GetMspCustomer<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3285,6 +3309,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn update_msp_customer(&self, customer_id: &str) -> UpdateMspCustomer<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3308,6 +3333,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn delete_msp_customer(&self, customer_id: &str) -> DeleteMspCustomer<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3332,6 +3358,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn list_msp_customer_msp_admins(
         &self,
         customer_id: &str,
@@ -3359,6 +3386,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn list_msp_customer_admins(
         &self,
         customer_id: &str,
@@ -3387,6 +3415,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn get_msp_customer_admin(
         &self,
         customer_id: &str,
@@ -3415,6 +3444,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn list_msp_customer_invitations(
         &self,
         customer_id: &str,
@@ -3442,6 +3472,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn list_msp_customer_delegations(
         &self,
         customer_id: &str,
@@ -3469,6 +3500,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn list_msp_customer_delegator_admins(
         &self,
         customer_id: &str,
@@ -3498,6 +3530,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn get_msp_customer_activation_status(
         &self,
         customer_id: &str,
@@ -3527,6 +3560,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn list_msp_customer_logo_urls(
         &self,
         customer_id: &str,
@@ -3553,6 +3587,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn list_msp_firmware_upgrade_schedules(
         &self,
     ) -> ListMspFirmwareUpgradeSchedules<'a> {
@@ -3580,6 +3615,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn list_msp_delegations(&self) -> ListMspDelegations<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3603,6 +3639,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn list_msp_admin_associations(&self) -> ListMspAdminAssociations<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3627,6 +3664,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn get_msp_integrator(&self, integrator_id: &str) -> GetMspIntegrator<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3649,6 +3687,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn list_msp_labels(&self) -> ListMspLabels<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &LIST_MSP_LABELS, &[]);
         ListMspLabels { req }
@@ -3668,6 +3707,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn update_msp_labels(&self) -> UpdateMspLabels<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &UPDATE_MSP_LABELS, &[]);
         UpdateMspLabels { req }
@@ -3687,6 +3727,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn create_msp_label(&self) -> CreateMspLabel<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &CREATE_MSP_LABEL, &[]);
         CreateMspLabel { req }
@@ -3707,6 +3748,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn get_msp_label(&self, msp_label: &str) -> GetMspLabel<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3730,6 +3772,7 @@ impl<'a> MspClient<'a> {
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
+    #[inline]
     pub fn list_msp_label_base_urls(&self) -> ListMspLabelBaseUrls<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3753,6 +3796,7 @@ impl<'a> MspClient<'a> {
     #[doc(alias = "/techpartners/mspecs/query")]
     #[doc(alias = "POST /techpartners/mspecs/query")]
     #[doc(alias = "getMSP-ECs")]
+    #[inline]
     pub fn get_msp_ecs(
         &self,
         body: &super::common::DynamicQueryPayload,
@@ -3776,6 +3820,7 @@ impl<'a> MspClient<'a> {
     #[doc(alias = "/msps/{mspTenantId}/ecInventories/query")]
     #[doc(alias = "POST /msps/{mspTenantId}/ecInventories/query")]
     #[doc(alias = "getDeviceInventory")]
+    #[inline]
     pub fn get_device_inventory(
         &self,
         msp_tenant_id: &str,
@@ -3803,6 +3848,7 @@ impl<'a> MspClient<'a> {
     #[doc(alias = "/delegations")]
     #[doc(alias = "POST /delegations")]
     #[doc(alias = "getDelegationsForView")]
+    #[inline]
     pub fn get_delegations_for_view(
         &self,
         body: &super::common::DynamicQueryPayload,
@@ -3836,16 +3882,11 @@ static QUERY_MSP_ECS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
 };
 /// Representations offered by `query_msp_ecs`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryMspEcsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryMspEcsVersion = super::versions::V1OrJson;
 /// Request builder for `MspClient::query_msp_ecs` (Query managed end-customer tenants).
 ///
 /// Optional parameters: [`delegation`](Self::delegation).
@@ -3857,6 +3898,7 @@ pub struct QueryMspEcs<'a> {
 }
 impl<'a> QueryMspEcs<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -3864,11 +3906,13 @@ impl<'a> QueryMspEcs<'a> {
     /// Delegation filter; its values are not described.
     ///
     /// query parameter `delegation`; `string`.
+    #[inline]
     pub fn delegation(mut self, delegation: &str) -> Self {
         self.req.query("delegation", &delegation);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryMspEcsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -3881,26 +3925,31 @@ impl<'a> QueryMspEcs<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, QueryResponseMspEc> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, MspEc> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3909,6 +3958,7 @@ impl<'a> QueryMspEcs<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3940,16 +3990,11 @@ static LIST_BRANDINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
 };
 /// Representations offered by `list_brandings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListBrandingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListBrandingsVersion = super::versions::V1OrJson;
 /// Request builder for `MspClient::list_brandings` (Get brandings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3960,32 +4005,38 @@ pub struct ListBrandings<'a> {
 }
 impl<'a> ListBrandings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListBrandingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<MspView, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4014,16 +4065,11 @@ static UPDATE_BRANDINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Representations offered by `update_brandings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateBrandingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateBrandingsVersion = super::versions::V1OrJson;
 /// Request builder for `MspClient::update_brandings` (Update brandings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4034,21 +4080,25 @@ pub struct UpdateBrandings<'a> {
 }
 impl<'a> UpdateBrandings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateBrandingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4056,6 +4106,7 @@ impl<'a> UpdateBrandings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4070,6 +4121,7 @@ impl<'a> UpdateBrandings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4087,6 +4139,7 @@ impl<'a> UpdateBrandings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4122,16 +4175,11 @@ static CREATE_BRANDING: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 };
 /// Representations offered by `create_branding`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateBrandingVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateBrandingVersion = super::versions::V1OrJson;
 /// Request builder for `MspClient::create_branding` (Create branding).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4142,21 +4190,25 @@ pub struct CreateBranding<'a> {
 }
 impl<'a> CreateBranding<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateBrandingVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4164,6 +4216,7 @@ impl<'a> CreateBranding<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4178,6 +4231,7 @@ impl<'a> CreateBranding<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4195,6 +4249,7 @@ impl<'a> CreateBranding<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4230,16 +4285,11 @@ static CREATE_LOGO_FILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Representations offered by `create_logo_file`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateLogoFileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateLogoFileVersion = super::versions::V1OrJson;
 /// Request builder for `MspClient::create_logo_file` (Upload logo file).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4250,26 +4300,31 @@ pub struct CreateLogoFile<'a> {
 }
 impl<'a> CreateLogoFile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateLogoFileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4278,6 +4333,7 @@ impl<'a> CreateLogoFile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4309,16 +4365,11 @@ static GET_LOGO_FILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
 };
 /// Representations offered by `get_logo_file`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetLogoFileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetLogoFileVersion = super::versions::V1OrJson;
 /// Request builder for `MspClient::get_logo_file` (Download logo file).
 ///
 /// Optional parameters: [`body`](Self::body).
@@ -4330,31 +4381,37 @@ pub struct GetLogoFile<'a> {
 }
 impl<'a> GetLogoFile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &UpdateMspRequest) -> Self {
         self.req.json(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetLogoFileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4363,6 +4420,7 @@ impl<'a> GetLogoFile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4394,16 +4452,11 @@ static EXPORT_MSP_EC_INVENTORIES_CSV: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `export_msp_ec_inventories_csv`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `*/*`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `*/*`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ExportMspEcInventoriesCsvVersion {
-    /// `v1`: Accept `*/*`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `*/*`, Content-Type `application/json`
-    Json,
-}
+pub type ExportMspEcInventoriesCsvVersion = super::versions::V1OrJson;
 /// Request builder for `MspClient::export_msp_ec_inventories_csv` (Export end-customer inventory as CSV).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4414,32 +4467,38 @@ pub struct ExportMspEcInventoriesCsv<'a> {
 }
 impl<'a> ExportMspEcInventoriesCsv<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ExportMspEcInventoriesCsvVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and returns the `200` response body as text.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
         self.req.send_text()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4472,21 +4531,25 @@ pub struct ListMspCustomers<'a> {
 }
 impl<'a> ListMspCustomers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4495,6 +4558,7 @@ impl<'a> ListMspCustomers<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4531,26 +4595,31 @@ pub struct CreateMspCustomer<'a> {
 }
 impl<'a> CreateMspCustomer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &MspLegacyBody) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4559,6 +4628,7 @@ impl<'a> CreateMspCustomer<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4594,21 +4664,25 @@ pub struct GetMspCustomer<'a> {
 }
 impl<'a> GetMspCustomer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4617,6 +4691,7 @@ impl<'a> GetMspCustomer<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4653,26 +4728,31 @@ pub struct UpdateMspCustomer<'a> {
 }
 impl<'a> UpdateMspCustomer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &MspLegacyBody) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4681,6 +4761,7 @@ impl<'a> UpdateMspCustomer<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4716,21 +4797,25 @@ pub struct DeleteMspCustomer<'a> {
 }
 impl<'a> DeleteMspCustomer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4739,6 +4824,7 @@ impl<'a> DeleteMspCustomer<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4774,21 +4860,25 @@ pub struct ListMspCustomerMspAdmins<'a> {
 }
 impl<'a> ListMspCustomerMspAdmins<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4797,6 +4887,7 @@ impl<'a> ListMspCustomerMspAdmins<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4832,21 +4923,25 @@ pub struct ListMspCustomerAdmins<'a> {
 }
 impl<'a> ListMspCustomerAdmins<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4855,6 +4950,7 @@ impl<'a> ListMspCustomerAdmins<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4890,21 +4986,25 @@ pub struct GetMspCustomerAdmin<'a> {
 }
 impl<'a> GetMspCustomerAdmin<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4913,6 +5013,7 @@ impl<'a> GetMspCustomerAdmin<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4948,21 +5049,25 @@ pub struct ListMspCustomerInvitations<'a> {
 }
 impl<'a> ListMspCustomerInvitations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4971,6 +5076,7 @@ impl<'a> ListMspCustomerInvitations<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5006,21 +5112,25 @@ pub struct ListMspCustomerDelegations<'a> {
 }
 impl<'a> ListMspCustomerDelegations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5029,6 +5139,7 @@ impl<'a> ListMspCustomerDelegations<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5064,21 +5175,25 @@ pub struct ListMspCustomerDelegatorAdmins<'a> {
 }
 impl<'a> ListMspCustomerDelegatorAdmins<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5087,6 +5202,7 @@ impl<'a> ListMspCustomerDelegatorAdmins<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5122,21 +5238,25 @@ pub struct GetMspCustomerActivationStatus<'a> {
 }
 impl<'a> GetMspCustomerActivationStatus<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5145,6 +5265,7 @@ impl<'a> GetMspCustomerActivationStatus<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5180,21 +5301,25 @@ pub struct ListMspCustomerLogoUrls<'a> {
 }
 impl<'a> ListMspCustomerLogoUrls<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5203,6 +5328,7 @@ impl<'a> ListMspCustomerLogoUrls<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5238,21 +5364,25 @@ pub struct ListMspFirmwareUpgradeSchedules<'a> {
 }
 impl<'a> ListMspFirmwareUpgradeSchedules<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5261,6 +5391,7 @@ impl<'a> ListMspFirmwareUpgradeSchedules<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5296,21 +5427,25 @@ pub struct ListMspDelegations<'a> {
 }
 impl<'a> ListMspDelegations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5319,6 +5454,7 @@ impl<'a> ListMspDelegations<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5354,21 +5490,25 @@ pub struct ListMspAdminAssociations<'a> {
 }
 impl<'a> ListMspAdminAssociations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5377,6 +5517,7 @@ impl<'a> ListMspAdminAssociations<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5412,21 +5553,25 @@ pub struct GetMspIntegrator<'a> {
 }
 impl<'a> GetMspIntegrator<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5435,6 +5580,7 @@ impl<'a> GetMspIntegrator<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5470,21 +5616,25 @@ pub struct ListMspLabels<'a> {
 }
 impl<'a> ListMspLabels<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5493,6 +5643,7 @@ impl<'a> ListMspLabels<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5529,26 +5680,31 @@ pub struct UpdateMspLabels<'a> {
 }
 impl<'a> UpdateMspLabels<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5557,6 +5713,7 @@ impl<'a> UpdateMspLabels<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5593,26 +5750,31 @@ pub struct CreateMspLabel<'a> {
 }
 impl<'a> CreateMspLabel<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5621,6 +5783,7 @@ impl<'a> CreateMspLabel<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5656,21 +5819,25 @@ pub struct GetMspLabel<'a> {
 }
 impl<'a> GetMspLabel<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5679,6 +5846,7 @@ impl<'a> GetMspLabel<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5714,21 +5882,25 @@ pub struct ListMspLabelBaseUrls<'a> {
 }
 impl<'a> ListMspLabelBaseUrls<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5737,6 +5909,7 @@ impl<'a> ListMspLabelBaseUrls<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5768,16 +5941,11 @@ static GET_MSP_ECS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
 };
 /// Representations offered by `get_msp_ecs`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetMspEcsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetMspEcsVersion = super::versions::V1OrJson;
 /// Request builder for `MspClient::get_msp_ecs` (Get msp ecs).
 ///
 /// Optional parameters: [`delegation`](Self::delegation).
@@ -5789,6 +5957,7 @@ pub struct GetMspEcs<'a> {
 }
 impl<'a> GetMspEcs<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -5796,11 +5965,13 @@ impl<'a> GetMspEcs<'a> {
     /// Sets the query parameter `delegation`.
     ///
     /// query parameter `delegation`; `string`.
+    #[inline]
     pub fn delegation(mut self, delegation: &str) -> Self {
         self.req.query("delegation", &delegation);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetMspEcsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -5813,26 +5984,31 @@ impl<'a> GetMspEcs<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, QueryResponseMspEc> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, MspEc> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5841,6 +6017,7 @@ impl<'a> GetMspEcs<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5872,16 +6049,11 @@ static GET_DEVICE_INVENTORY: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `get_device_inventory`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetDeviceInventoryVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetDeviceInventoryVersion = super::versions::V1OrJson;
 /// Request builder for `MspClient::get_device_inventory` (Get device inventory).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5892,11 +6064,13 @@ pub struct GetDeviceInventory<'a> {
 }
 impl<'a> GetDeviceInventory<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetDeviceInventoryVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -5909,6 +6083,7 @@ impl<'a> GetDeviceInventory<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, QueryResponseMspInventoryDevice> {
@@ -5917,20 +6092,24 @@ impl<'a> GetDeviceInventory<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, MspInventoryDevice> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5939,6 +6118,7 @@ impl<'a> GetDeviceInventory<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5970,16 +6150,11 @@ static GET_DELEGATIONS_FOR_VIEW: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `get_delegations_for_view`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetDelegationsForViewVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetDelegationsForViewVersion = super::versions::V1OrJson;
 /// Request builder for `MspClient::get_delegations_for_view` (Get delegations for view).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5990,11 +6165,13 @@ pub struct GetDelegationsForView<'a> {
 }
 impl<'a> GetDelegationsForView<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetDelegationsForViewVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -6007,26 +6184,31 @@ impl<'a> GetDelegationsForView<'a> {
     /// Every page from page 1, each decoded like `send` (items in `entitlements`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, DelegationData> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `entitlements`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, ViewmodelEntitlement> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6035,6 +6217,7 @@ impl<'a> GetDelegationsForView<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

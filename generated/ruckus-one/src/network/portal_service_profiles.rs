@@ -67,6 +67,7 @@ impl<'de> serde::Deserialize<'de> for ComponentDisplay {
 }
 impl ComponentDisplay {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             logo: None,
@@ -168,6 +169,7 @@ impl<'de> serde::Deserialize<'de> for OperationResponsePortalServiceProfile {
 }
 impl OperationResponsePortalServiceProfile {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -251,6 +253,7 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfile {
 }
 impl PortalServiceProfile {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             content: None,
@@ -445,6 +448,7 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfileContent {
 }
 impl PortalServiceProfileContent {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             bg_image_checksum: None,
@@ -665,6 +669,7 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfileImage {
 }
 impl PortalServiceProfileImage {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(image: String) -> Self {
         Self {
             image,
@@ -731,6 +736,7 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfileQueryData {
 }
 impl PortalServiceProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -839,6 +845,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponsePortalServiceProfileQueryData
 }
 impl QueryResponsePortalServiceProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -937,6 +944,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/portalServiceProfiles")]
     #[doc(alias = "GET /portalServiceProfiles")]
+    #[inline]
     pub fn list_portal_service_profiles(&self) -> ListPortalServiceProfiles<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -954,6 +962,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `CreatePortalServiceProfile::version`)
     #[doc(alias = "/portalServiceProfiles")]
     #[doc(alias = "POST /portalServiceProfiles")]
+    #[inline]
     pub fn create_portal_service_profile(
         &self,
         body: &PortalServiceProfile,
@@ -975,6 +984,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - Media types: Content-Type `application/vnd.ruckus.v1+json`, Accept `application/vnd.ruckus.v1+json`
     #[doc(alias = "/portalServiceProfiles")]
     #[doc(alias = "POST /portalServiceProfiles")]
+    #[inline]
     pub fn create_portal_service_profile_v1(
         &self,
         body: &PortalServiceProfile,
@@ -999,6 +1009,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/portalServiceProfiles")]
     #[doc(alias = "DELETE /portalServiceProfiles")]
+    #[inline]
     pub fn delete_portal_service_profiles(&self) -> DeletePortalServiceProfiles<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1021,6 +1032,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     #[doc(alias = "/portalServiceProfiles/query")]
     #[doc(alias = "POST /portalServiceProfiles/query")]
     #[doc(alias = "QueryPortalServiceProfiles")]
+    #[inline]
     pub fn query_portal_service_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -1042,6 +1054,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetPortalServiceProfile::version`)
     #[doc(alias = "/portalServiceProfiles/{portalServiceProfileId}")]
     #[doc(alias = "GET /portalServiceProfiles/{portalServiceProfileId}")]
+    #[inline]
     pub fn get_portal_service_profile(
         &self,
         portal_service_profile_id: &str,
@@ -1064,6 +1077,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/portalServiceProfiles/{portalServiceProfileId}")]
     #[doc(alias = "PUT /portalServiceProfiles/{portalServiceProfileId}")]
+    #[inline]
     pub fn update_portal_service_profile(
         &self,
         portal_service_profile_id: &str,
@@ -1087,6 +1101,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/portalServiceProfiles/{portalServiceProfileId}")]
     #[doc(alias = "DELETE /portalServiceProfiles/{portalServiceProfileId}")]
+    #[inline]
     pub fn delete_portal_service_profile(
         &self,
         portal_service_profile_id: &str,
@@ -1111,6 +1126,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - The image travels base64-encoded in a JSON body (not as a multipart upload); the service stores it as a PNG file.
     #[doc(alias = "/portalServiceProfiles/{portalServiceProfileId}/poweredImages")]
     #[doc(alias = "PUT /portalServiceProfiles/{portalServiceProfileId}/poweredImages")]
+    #[inline]
     pub fn update_portal_service_profile_powered_image(
         &self,
         portal_service_profile_id: &str,
@@ -1139,6 +1155,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - The image travels base64-encoded in a JSON body (not as a multipart upload); the service stores it as a PNG file.
     #[doc(alias = "/portalServiceProfiles/{portalServiceProfileId}/photos")]
     #[doc(alias = "PUT /portalServiceProfiles/{portalServiceProfileId}/photos")]
+    #[inline]
     pub fn update_portal_service_profile_photo(
         &self,
         portal_service_profile_id: &str,
@@ -1167,6 +1184,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - The image travels base64-encoded in a JSON body (not as a multipart upload); the service stores it as a PNG file.
     #[doc(alias = "/portalServiceProfiles/{portalServiceProfileId}/logos")]
     #[doc(alias = "PUT /portalServiceProfiles/{portalServiceProfileId}/logos")]
+    #[inline]
     pub fn update_portal_service_profile_logo(
         &self,
         portal_service_profile_id: &str,
@@ -1197,6 +1215,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     #[doc(
         alias = "PUT /portalServiceProfiles/{portalServiceProfileId}/backgroundImages"
     )]
+    #[inline]
     pub fn update_portal_service_profile_background_image(
         &self,
         portal_service_profile_id: &str,
@@ -1229,6 +1248,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     #[deprecated(
         note = "inferred: the document deprecates the older portal filter paths without naming them; read as the tags and networks filter lookups. No replacement named."
     )]
+    #[inline]
     pub fn list_portal_service_profile_tags(&self) -> ListPortalServiceProfileTags<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1256,6 +1276,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     #[deprecated(
         note = "inferred: the document deprecates the older portal filter paths without naming them; read as the tags and networks filter lookups. No replacement named."
     )]
+    #[inline]
     pub fn list_portal_service_profile_networks(
         &self,
     ) -> ListPortalServiceProfileNetworks<'a> {
@@ -1282,6 +1303,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     #[doc(alias = "/templates/portalServiceProfiles/query")]
     #[doc(alias = "POST /templates/portalServiceProfiles/query")]
     #[doc(alias = "QueryPortalServiceProfileTemplates")]
+    #[inline]
     pub fn query_template_portal_service_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -1307,6 +1329,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     #[doc(alias = "/templates/portalServiceProfiles")]
     #[doc(alias = "POST /templates/portalServiceProfiles")]
     #[doc(alias = "AddPortalServiceProfileTemplate")]
+    #[inline]
     pub fn create_template_portal_service_profile(
         &self,
         body: &PortalServiceProfile,
@@ -1332,6 +1355,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     #[doc(alias = "/templates/portalServiceProfiles/{portalServiceProfileId}")]
     #[doc(alias = "GET /templates/portalServiceProfiles/{portalServiceProfileId}")]
     #[doc(alias = "GetPortalServiceProfileTemplateByIdV1_1")]
+    #[inline]
     pub fn get_template_portal_service_profile(
         &self,
         portal_service_profile_id: &str,
@@ -1358,6 +1382,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     #[doc(alias = "/templates/portalServiceProfiles/{portalServiceProfileId}")]
     #[doc(alias = "PUT /templates/portalServiceProfiles/{portalServiceProfileId}")]
     #[doc(alias = "updatePortalServiceProfileTemplateV1_1")]
+    #[inline]
     pub fn update_template_portal_service_profile(
         &self,
         portal_service_profile_id: &str,
@@ -1385,6 +1410,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     #[doc(alias = "/templates/portalServiceProfiles/{portalServiceProfileId}")]
     #[doc(alias = "DELETE /templates/portalServiceProfiles/{portalServiceProfileId}")]
     #[doc(alias = "DeletePortalServiceProfileTemplateById")]
+    #[inline]
     pub fn delete_template_portal_service_profile(
         &self,
         portal_service_profile_id: &str,
@@ -1417,6 +1443,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         alias = "PUT /templates/portalServiceProfiles/{portalServiceProfileId}/poweredImages"
     )]
     #[doc(alias = "updatePortalServiceProfilePoweredImageTemplate")]
+    #[inline]
     pub fn update_template_portal_service_profile_powered_image(
         &self,
         portal_service_profile_id: &str,
@@ -1449,6 +1476,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         alias = "PUT /templates/portalServiceProfiles/{portalServiceProfileId}/photos"
     )]
     #[doc(alias = "updatePortalServiceProfilePhotoTemplate")]
+    #[inline]
     pub fn update_template_portal_service_profile_photo(
         &self,
         portal_service_profile_id: &str,
@@ -1479,6 +1507,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     #[doc(alias = "/templates/portalServiceProfiles/{portalServiceProfileId}/logos")]
     #[doc(alias = "PUT /templates/portalServiceProfiles/{portalServiceProfileId}/logos")]
     #[doc(alias = "updatePortalServiceProfileLogoTemplate")]
+    #[inline]
     pub fn update_template_portal_service_profile_logo(
         &self,
         portal_service_profile_id: &str,
@@ -1513,6 +1542,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         alias = "PUT /templates/portalServiceProfiles/{portalServiceProfileId}/backgroundImages"
     )]
     #[doc(alias = "updatePortalServiceProfileBackgroundImageTemplate")]
+    #[inline]
     pub fn update_template_portal_service_profile_background_image(
         &self,
         portal_service_profile_id: &str,
@@ -1545,6 +1575,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     #[deprecated(
         note = "inferred: the document deprecates the older portal filter paths without naming them; read as the tags and networks filter lookups. No replacement named."
     )]
+    #[inline]
     pub fn list_template_portal_service_profile_tags(
         &self,
     ) -> ListTemplatePortalServiceProfileTags<'a> {
@@ -1574,6 +1605,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     #[deprecated(
         note = "inferred: the document deprecates the older portal filter paths without naming them; read as the tags and networks filter lookups. No replacement named."
     )]
+    #[inline]
     pub fn list_template_portal_service_profile_networks(
         &self,
     ) -> ListTemplatePortalServiceProfileNetworks<'a> {
@@ -1611,21 +1643,25 @@ pub struct ListPortalServiceProfiles<'a> {
 }
 impl<'a> ListPortalServiceProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1634,6 +1670,7 @@ impl<'a> ListPortalServiceProfiles<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1665,16 +1702,11 @@ static CREATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `create_portal_service_profile`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreatePortalServiceProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreatePortalServiceProfileVersion = super::versions::V1_1OrJson;
 /// Request builder for `PortalServiceProfilesClient::create_portal_service_profile` (Create portal service profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1685,26 +1717,31 @@ pub struct CreatePortalServiceProfile<'a> {
 }
 impl<'a> CreatePortalServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreatePortalServiceProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1716,6 +1753,7 @@ impl<'a> CreatePortalServiceProfile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1751,21 +1789,25 @@ pub struct CreatePortalServiceProfileV1<'a> {
 }
 impl<'a> CreatePortalServiceProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1774,6 +1816,7 @@ impl<'a> CreatePortalServiceProfileV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1809,21 +1852,25 @@ pub struct DeletePortalServiceProfiles<'a> {
 }
 impl<'a> DeletePortalServiceProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1832,6 +1879,7 @@ impl<'a> DeletePortalServiceProfiles<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1863,16 +1911,11 @@ static QUERY_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `query_portal_service_profiles`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryPortalServiceProfilesVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryPortalServiceProfilesVersion = super::versions::V1_1OrJson;
 /// Request builder for `PortalServiceProfilesClient::query_portal_service_profiles` (Query portal service profiles).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1883,11 +1926,13 @@ pub struct QueryPortalServiceProfiles<'a> {
 }
 impl<'a> QueryPortalServiceProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryPortalServiceProfilesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -1900,6 +1945,7 @@ impl<'a> QueryPortalServiceProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, QueryResponsePortalServiceProfileQueryData> {
@@ -1908,20 +1954,24 @@ impl<'a> QueryPortalServiceProfiles<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, PortalServiceProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1933,6 +1983,7 @@ impl<'a> QueryPortalServiceProfiles<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1968,18 +2019,12 @@ static GET_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `get_portal_service_profile`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetPortalServiceProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetPortalServiceProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `PortalServiceProfilesClient::get_portal_service_profile` (Get portal service profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1990,26 +2035,31 @@ pub struct GetPortalServiceProfile<'a> {
 }
 impl<'a> GetPortalServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetPortalServiceProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2018,6 +2068,7 @@ impl<'a> GetPortalServiceProfile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2053,18 +2104,12 @@ static UPDATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `update_portal_service_profile`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdatePortalServiceProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdatePortalServiceProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `PortalServiceProfilesClient::update_portal_service_profile` (Update portal service profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2075,21 +2120,25 @@ pub struct UpdatePortalServiceProfile<'a> {
 }
 impl<'a> UpdatePortalServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdatePortalServiceProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2097,6 +2146,7 @@ impl<'a> UpdatePortalServiceProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2111,6 +2161,7 @@ impl<'a> UpdatePortalServiceProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2128,6 +2179,7 @@ impl<'a> UpdatePortalServiceProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2163,16 +2215,11 @@ static DELETE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `delete_portal_service_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeletePortalServiceProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeletePortalServiceProfileVersion = super::versions::V1OrJson;
 /// Request builder for `PortalServiceProfilesClient::delete_portal_service_profile` (Delete portal service profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2183,21 +2230,25 @@ pub struct DeletePortalServiceProfile<'a> {
 }
 impl<'a> DeletePortalServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeletePortalServiceProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2205,6 +2256,7 @@ impl<'a> DeletePortalServiceProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2219,6 +2271,7 @@ impl<'a> DeletePortalServiceProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2236,6 +2289,7 @@ impl<'a> DeletePortalServiceProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2271,16 +2325,11 @@ static UPDATE_PORTAL_SERVICE_PROFILE_POWERED_IMAGE: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `update_portal_service_profile_powered_image`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdatePortalServiceProfilePoweredImageVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdatePortalServiceProfilePoweredImageVersion = super::versions::V1OrJson;
 /// Request builder for `PortalServiceProfilesClient::update_portal_service_profile_powered_image` (Upload portal service profile powered-by image).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2291,11 +2340,13 @@ pub struct UpdatePortalServiceProfilePoweredImage<'a> {
 }
 impl<'a> UpdatePortalServiceProfilePoweredImage<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdatePortalServiceProfilePoweredImageVersion,
@@ -2304,16 +2355,19 @@ impl<'a> UpdatePortalServiceProfilePoweredImage<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2322,6 +2376,7 @@ impl<'a> UpdatePortalServiceProfilePoweredImage<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2353,16 +2408,11 @@ static UPDATE_PORTAL_SERVICE_PROFILE_PHOTO: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `update_portal_service_profile_photo`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdatePortalServiceProfilePhotoVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdatePortalServiceProfilePhotoVersion = super::versions::V1OrJson;
 /// Request builder for `PortalServiceProfilesClient::update_portal_service_profile_photo` (Upload portal service profile photo).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2373,26 +2423,31 @@ pub struct UpdatePortalServiceProfilePhoto<'a> {
 }
 impl<'a> UpdatePortalServiceProfilePhoto<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdatePortalServiceProfilePhotoVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2401,6 +2456,7 @@ impl<'a> UpdatePortalServiceProfilePhoto<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2432,16 +2488,11 @@ static UPDATE_PORTAL_SERVICE_PROFILE_LOGO: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `update_portal_service_profile_logo`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdatePortalServiceProfileLogoVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdatePortalServiceProfileLogoVersion = super::versions::V1OrJson;
 /// Request builder for `PortalServiceProfilesClient::update_portal_service_profile_logo` (Upload portal service profile logo).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2452,26 +2503,31 @@ pub struct UpdatePortalServiceProfileLogo<'a> {
 }
 impl<'a> UpdatePortalServiceProfileLogo<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdatePortalServiceProfileLogoVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2480,6 +2536,7 @@ impl<'a> UpdatePortalServiceProfileLogo<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2511,16 +2568,11 @@ static UPDATE_PORTAL_SERVICE_PROFILE_BACKGROUND_IMAGE: ruckus_one_runtime::Opera
 };
 /// Representations offered by `update_portal_service_profile_background_image`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdatePortalServiceProfileBackgroundImageVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdatePortalServiceProfileBackgroundImageVersion = super::versions::V1OrJson;
 /// Request builder for `PortalServiceProfilesClient::update_portal_service_profile_background_image` (Upload portal service profile background image).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2531,11 +2583,13 @@ pub struct UpdatePortalServiceProfileBackgroundImage<'a> {
 }
 impl<'a> UpdatePortalServiceProfileBackgroundImage<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdatePortalServiceProfileBackgroundImageVersion,
@@ -2544,16 +2598,19 @@ impl<'a> UpdatePortalServiceProfileBackgroundImage<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2562,6 +2619,7 @@ impl<'a> UpdatePortalServiceProfileBackgroundImage<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2597,21 +2655,25 @@ pub struct ListPortalServiceProfileTags<'a> {
 }
 impl<'a> ListPortalServiceProfileTags<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2620,6 +2682,7 @@ impl<'a> ListPortalServiceProfileTags<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2655,21 +2718,25 @@ pub struct ListPortalServiceProfileNetworks<'a> {
 }
 impl<'a> ListPortalServiceProfileNetworks<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2678,6 +2745,7 @@ impl<'a> ListPortalServiceProfileNetworks<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2709,16 +2777,11 @@ static QUERY_TEMPLATE_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `query_template_portal_service_profiles`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryTemplatePortalServiceProfilesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryTemplatePortalServiceProfilesVersion = super::versions::V1OrJson;
 /// Request builder for `PortalServiceProfilesClient::query_template_portal_service_profiles` (Query portal service profile templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2729,11 +2792,13 @@ pub struct QueryTemplatePortalServiceProfiles<'a> {
 }
 impl<'a> QueryTemplatePortalServiceProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: QueryTemplatePortalServiceProfilesVersion,
@@ -2749,6 +2814,7 @@ impl<'a> QueryTemplatePortalServiceProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, QueryResponsePortalServiceProfileQueryData> {
@@ -2757,20 +2823,24 @@ impl<'a> QueryTemplatePortalServiceProfiles<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, PortalServiceProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2782,6 +2852,7 @@ impl<'a> QueryTemplatePortalServiceProfiles<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2813,16 +2884,11 @@ static CREATE_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `create_template_portal_service_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateTemplatePortalServiceProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateTemplatePortalServiceProfileVersion = super::versions::V1OrJson;
 /// Request builder for `PortalServiceProfilesClient::create_template_portal_service_profile` (Create portal service profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2833,11 +2899,13 @@ pub struct CreateTemplatePortalServiceProfile<'a> {
 }
 impl<'a> CreateTemplatePortalServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: CreateTemplatePortalServiceProfileVersion,
@@ -2846,16 +2914,19 @@ impl<'a> CreateTemplatePortalServiceProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2867,6 +2938,7 @@ impl<'a> CreateTemplatePortalServiceProfile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2898,16 +2970,11 @@ static GET_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `get_template_portal_service_profile`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetTemplatePortalServiceProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetTemplatePortalServiceProfileVersion = super::versions::V1_1OrJson;
 /// Request builder for `PortalServiceProfilesClient::get_template_portal_service_profile` (Get portal service profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2918,26 +2985,31 @@ pub struct GetTemplatePortalServiceProfile<'a> {
 }
 impl<'a> GetTemplatePortalServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetTemplatePortalServiceProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2946,6 +3018,7 @@ impl<'a> GetTemplatePortalServiceProfile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2977,16 +3050,11 @@ static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `update_template_portal_service_profile`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateTemplatePortalServiceProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateTemplatePortalServiceProfileVersion = super::versions::V1_1OrJson;
 /// Request builder for `PortalServiceProfilesClient::update_template_portal_service_profile` (Update portal service profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2997,11 +3065,13 @@ pub struct UpdateTemplatePortalServiceProfile<'a> {
 }
 impl<'a> UpdateTemplatePortalServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateTemplatePortalServiceProfileVersion,
@@ -3010,11 +3080,13 @@ impl<'a> UpdateTemplatePortalServiceProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3022,6 +3094,7 @@ impl<'a> UpdateTemplatePortalServiceProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3036,6 +3109,7 @@ impl<'a> UpdateTemplatePortalServiceProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3053,6 +3127,7 @@ impl<'a> UpdateTemplatePortalServiceProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3088,16 +3163,11 @@ static DELETE_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `delete_template_portal_service_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteTemplatePortalServiceProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteTemplatePortalServiceProfileVersion = super::versions::V1OrJson;
 /// Request builder for `PortalServiceProfilesClient::delete_template_portal_service_profile` (Delete portal service profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3108,11 +3178,13 @@ pub struct DeleteTemplatePortalServiceProfile<'a> {
 }
 impl<'a> DeleteTemplatePortalServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeleteTemplatePortalServiceProfileVersion,
@@ -3121,11 +3193,13 @@ impl<'a> DeleteTemplatePortalServiceProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3133,6 +3207,7 @@ impl<'a> DeleteTemplatePortalServiceProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3147,6 +3222,7 @@ impl<'a> DeleteTemplatePortalServiceProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3164,6 +3240,7 @@ impl<'a> DeleteTemplatePortalServiceProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3199,16 +3276,11 @@ static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_POWERED_IMAGE: ruckus_one_runtime:
 };
 /// Representations offered by `update_template_portal_service_profile_powered_image`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateTemplatePortalServiceProfilePoweredImageVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateTemplatePortalServiceProfilePoweredImageVersion = super::versions::V1OrJson;
 /// Request builder for `PortalServiceProfilesClient::update_template_portal_service_profile_powered_image` (Upload portal service profile template powered-by image).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3219,11 +3291,13 @@ pub struct UpdateTemplatePortalServiceProfilePoweredImage<'a> {
 }
 impl<'a> UpdateTemplatePortalServiceProfilePoweredImage<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateTemplatePortalServiceProfilePoweredImageVersion,
@@ -3232,16 +3306,19 @@ impl<'a> UpdateTemplatePortalServiceProfilePoweredImage<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3250,6 +3327,7 @@ impl<'a> UpdateTemplatePortalServiceProfilePoweredImage<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3281,16 +3359,11 @@ static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_PHOTO: ruckus_one_runtime::Operati
 };
 /// Representations offered by `update_template_portal_service_profile_photo`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateTemplatePortalServiceProfilePhotoVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateTemplatePortalServiceProfilePhotoVersion = super::versions::V1OrJson;
 /// Request builder for `PortalServiceProfilesClient::update_template_portal_service_profile_photo` (Upload portal service profile template photo).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3301,11 +3374,13 @@ pub struct UpdateTemplatePortalServiceProfilePhoto<'a> {
 }
 impl<'a> UpdateTemplatePortalServiceProfilePhoto<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateTemplatePortalServiceProfilePhotoVersion,
@@ -3314,16 +3389,19 @@ impl<'a> UpdateTemplatePortalServiceProfilePhoto<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3332,6 +3410,7 @@ impl<'a> UpdateTemplatePortalServiceProfilePhoto<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3363,16 +3442,11 @@ static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_LOGO: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `update_template_portal_service_profile_logo`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateTemplatePortalServiceProfileLogoVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateTemplatePortalServiceProfileLogoVersion = super::versions::V1OrJson;
 /// Request builder for `PortalServiceProfilesClient::update_template_portal_service_profile_logo` (Upload portal service profile template logo).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3383,11 +3457,13 @@ pub struct UpdateTemplatePortalServiceProfileLogo<'a> {
 }
 impl<'a> UpdateTemplatePortalServiceProfileLogo<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateTemplatePortalServiceProfileLogoVersion,
@@ -3396,16 +3472,19 @@ impl<'a> UpdateTemplatePortalServiceProfileLogo<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3414,6 +3493,7 @@ impl<'a> UpdateTemplatePortalServiceProfileLogo<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3445,16 +3525,11 @@ static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_BACKGROUND_IMAGE: ruckus_one_runti
 };
 /// Representations offered by `update_template_portal_service_profile_background_image`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateTemplatePortalServiceProfileBackgroundImageVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateTemplatePortalServiceProfileBackgroundImageVersion = super::versions::V1OrJson;
 /// Request builder for `PortalServiceProfilesClient::update_template_portal_service_profile_background_image` (Upload portal service profile template background image).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3465,11 +3540,13 @@ pub struct UpdateTemplatePortalServiceProfileBackgroundImage<'a> {
 }
 impl<'a> UpdateTemplatePortalServiceProfileBackgroundImage<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateTemplatePortalServiceProfileBackgroundImageVersion,
@@ -3478,16 +3555,19 @@ impl<'a> UpdateTemplatePortalServiceProfileBackgroundImage<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3496,6 +3576,7 @@ impl<'a> UpdateTemplatePortalServiceProfileBackgroundImage<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3531,21 +3612,25 @@ pub struct ListTemplatePortalServiceProfileTags<'a> {
 }
 impl<'a> ListTemplatePortalServiceProfileTags<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3554,6 +3639,7 @@ impl<'a> ListTemplatePortalServiceProfileTags<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3589,21 +3675,25 @@ pub struct ListTemplatePortalServiceProfileNetworks<'a> {
 }
 impl<'a> ListTemplatePortalServiceProfileNetworks<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3612,6 +3702,7 @@ impl<'a> ListTemplatePortalServiceProfileNetworks<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

@@ -52,6 +52,7 @@ impl<'de> serde::Deserialize<'de> for AcceptedResponse2 {
 }
 impl AcceptedResponse2 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -123,6 +124,7 @@ impl<'de> serde::Deserialize<'de> for Address {
 }
 impl Address {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(country: String, city: String) -> Self {
         Self {
             country,
@@ -274,6 +276,7 @@ impl<'de> serde::Deserialize<'de> for CommunicationConfig {
 }
 impl CommunicationConfig {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             type_: None,
@@ -494,6 +497,7 @@ impl<'de> serde::Deserialize<'de> for DpskSettings {
 }
 impl DpskSettings {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(type_: PersonaPersonaType) -> Self {
         Self {
             type_,
@@ -563,6 +567,7 @@ impl<'de> serde::Deserialize<'de> for LanPort {
 }
 impl LanPort {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(mac_address: String, port_index: i64) -> Self {
         Self {
             mac_address,
@@ -652,6 +657,7 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelPersona {
 }
 impl PageEntityModelPersona {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             total_elements: None,
@@ -808,6 +814,7 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelResidentPortal {
 }
 impl PageEntityModelResidentPortal {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             total_elements: None,
@@ -958,6 +965,7 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelUnit {
 }
 impl PageEntityModelUnit {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             total_elements: None,
@@ -1081,6 +1089,7 @@ impl<'de> serde::Deserialize<'de> for Persona {
 }
 impl Persona {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         unit_id: String,
         persona_type: PersonaPersonaType,
@@ -1543,6 +1552,7 @@ impl<'de> serde::Deserialize<'de> for PropertyAcceptedResponse {
 }
 impl PropertyAcceptedResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -1633,6 +1643,7 @@ impl<'de> serde::Deserialize<'de> for PropertyPage {
 }
 impl PropertyPage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             total_elements: None,
@@ -1769,6 +1780,7 @@ impl<'de> serde::Deserialize<'de> for PropertyPageableObject {
 }
 impl PropertyPageableObject {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             paged: None,
@@ -1866,6 +1878,7 @@ impl<'de> serde::Deserialize<'de> for PropertyPersona {
 }
 impl PropertyPersona {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         unit_id: String,
         persona_type: PersonaPersonaType,
@@ -1952,6 +1965,7 @@ impl<'de> serde::Deserialize<'de> for PropertyQueryData {
 }
 impl PropertyQueryData {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         sort_order: super::common::AdminQueryRequestSortOrder,
         page: i64,
@@ -2043,6 +2057,7 @@ impl<'de> serde::Deserialize<'de> for PropertyResidentPortalAssignment {
 }
 impl PropertyResidentPortalAssignment {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             venue_id: None,
@@ -2111,6 +2126,7 @@ impl<'de> serde::Deserialize<'de> for PropertySortObject {
 }
 impl PropertySortObject {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             sorted: None,
@@ -2267,6 +2283,7 @@ impl<'de> serde::Deserialize<'de> for PropertyUnit {
 }
 impl PropertyUnit {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, resident: Resident) -> Self {
         Self {
             id: None,
@@ -2380,6 +2397,7 @@ impl<'de> serde::Deserialize<'de> for QoSProfileAssignment {
 }
 impl QoSProfileAssignment {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(unit_ids: Vec<String>, profile_expiry: String) -> Self {
         Self {
             unit_ids,
@@ -2441,6 +2459,7 @@ impl<'de> serde::Deserialize<'de> for Resident {
 }
 impl Resident {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             name,
@@ -2524,6 +2543,7 @@ impl<'de> serde::Deserialize<'de> for ResidentPortal {
 }
 impl ResidentPortal {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, ui_configuration: ResidentPortalConfig) -> Self {
         Self {
             id: None,
@@ -2612,6 +2632,7 @@ impl<'de> serde::Deserialize<'de> for ResidentPortalAccessConfig {
 }
 impl ResidentPortalAccessConfig {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             tenant_set_dpsk: None,
@@ -2680,6 +2701,7 @@ impl<'de> serde::Deserialize<'de> for ResidentPortalColorConfig {
 }
 impl ResidentPortalColorConfig {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             main_color: None,
@@ -2834,6 +2856,7 @@ impl<'de> serde::Deserialize<'de> for ResidentPortalFileConfig {
 }
 impl ResidentPortalFileConfig {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             logo_file_name: None,
@@ -2916,6 +2939,7 @@ impl<'de> serde::Deserialize<'de> for ResidentPortalTextConfig {
 }
 impl ResidentPortalTextConfig {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             login_text: None,
@@ -3008,6 +3032,7 @@ impl<'de> serde::Deserialize<'de> for ResidentPortalUiConfigs {
 }
 impl ResidentPortalUiConfigs {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             access: None,
@@ -3086,6 +3111,7 @@ impl<'de> serde::Deserialize<'de> for TrafficControl {
 }
 impl TrafficControl {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(metering_profile_id: String, profile_expiry: String) -> Self {
         Self {
             metering_profile_id,
@@ -3170,6 +3196,7 @@ impl<'de> serde::Deserialize<'de> for Unit {
 }
 impl Unit {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, resident: Resident) -> Self {
         Self {
             id: None,
@@ -3274,6 +3301,7 @@ impl<'de> serde::Deserialize<'de> for UnitAp {
 }
 impl UnitAp {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             name,
@@ -3347,6 +3375,7 @@ impl<'de> serde::Deserialize<'de> for UnitConfig {
 }
 impl UnitConfig {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             type_: None,
@@ -3425,6 +3454,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/venues/{venueId}/units/{unitId}/identities/{identityId}")]
     #[doc(alias = "PUT /venues/{venueId}/units/{unitId}/identities/{identityId}")]
     #[doc(alias = "associateIdentity")]
+    #[inline]
     pub fn assign_unit_identity(
         &self,
         venue_id: &str,
@@ -3452,6 +3482,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/venues/{venueId}/units/{unitId}/identities/{identityId}")]
     #[doc(alias = "DELETE /venues/{venueId}/units/{unitId}/identities/{identityId}")]
     #[doc(alias = "deleteIdentity")]
+    #[inline]
     pub fn remove_unit_identity(
         &self,
         venue_id: &str,
@@ -3481,6 +3512,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/venues/{venueId}/units/qosProfileAssignments/{qosProfileId}")]
     #[doc(alias = "PUT /venues/{venueId}/units/qosProfileAssignments/{qosProfileId}")]
     #[doc(alias = "qosProfileAssignments")]
+    #[inline]
     pub fn qos_profile_assignments(
         &self,
         venue_id: &str,
@@ -3508,6 +3540,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/venues/{venueId}/propertyConfigs")]
     #[doc(alias = "GET /venues/{venueId}/propertyConfigs")]
     #[doc(alias = "getProperty")]
+    #[inline]
     pub fn get_venue_property_config(
         &self,
         venue_id: &str,
@@ -3534,6 +3567,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/venues/{venueId}/propertyConfigs")]
     #[doc(alias = "PUT /venues/{venueId}/propertyConfigs")]
     #[doc(alias = "enableProperty")]
+    #[inline]
     pub fn enable_venue_property(
         &self,
         venue_id: &str,
@@ -3562,6 +3596,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/venues/{venueId}/propertyConfigs")]
     #[doc(alias = "PATCH /venues/{venueId}/propertyConfigs")]
     #[doc(alias = "enablePropertySelectively")]
+    #[inline]
     pub fn enable_property_selectively(
         &self,
         venue_id: &str,
@@ -3593,6 +3628,7 @@ impl<'a> PropertyManagementClient<'a> {
         alias = "PUT /venues/{venueId}/propertyConfigs/residentPortalAssignments/{residentPortalId}"
     )]
     #[doc(alias = "assignResidentPortal")]
+    #[inline]
     pub fn assign_resident_portal(
         &self,
         venue_id: &str,
@@ -3622,6 +3658,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/venues/{venueId}/units")]
     #[doc(alias = "GET /venues/{venueId}/units")]
     #[doc(alias = "getAllUnits")]
+    #[inline]
     pub fn get_all_units(&self, venue_id: &str) -> GetAllUnits<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3645,6 +3682,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/venues/{venueId}/units")]
     #[doc(alias = "POST /venues/{venueId}/units")]
     #[doc(alias = "addUnit")]
+    #[inline]
     pub fn add_unit(&self, venue_id: &str, body: &Unit) -> AddUnit<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3670,6 +3708,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/venues/{venueId}/units/query")]
     #[doc(alias = "POST /venues/{venueId}/units/query")]
     #[doc(alias = "queryUnits")]
+    #[inline]
     pub fn query_units(&self, venue_id: &str) -> QueryUnits<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3692,6 +3731,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/venues/{venueId}/units/notifications")]
     #[doc(alias = "POST /venues/{venueId}/units/notifications")]
     #[doc(alias = "resendNotifications")]
+    #[inline]
     pub fn resend_notifications(
         &self,
         venue_id: &str,
@@ -3721,6 +3761,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/venues/{venueId}/units/identities/query")]
     #[doc(alias = "POST /venues/{venueId}/units/identities/query")]
     #[doc(alias = "queryIdentities")]
+    #[inline]
     pub fn query_unit_identities(&self, venue_id: &str) -> QueryUnitIdentities<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3744,6 +3785,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/venues/propertyConfigs/query")]
     #[doc(alias = "POST /venues/propertyConfigs/query")]
     #[doc(alias = "queryPropertyConfigs")]
+    #[inline]
     pub fn query_property_configs(&self) -> QueryPropertyConfigs<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3765,6 +3807,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/residentPortals")]
     #[doc(alias = "POST /residentPortals")]
     #[doc(alias = "addResidentPortal")]
+    #[inline]
     pub fn add_resident_portal(&self) -> AddResidentPortal<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3788,6 +3831,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/residentPortals/query")]
     #[doc(alias = "POST /residentPortals/query")]
     #[doc(alias = "queryResidentPortals")]
+    #[inline]
     pub fn query_resident_portals(&self) -> QueryResidentPortals<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3810,6 +3854,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/venues/{venueId}/units/{unitId}")]
     #[doc(alias = "GET /venues/{venueId}/units/{unitId}")]
     #[doc(alias = "fetchUnit")]
+    #[inline]
     pub fn fetch_unit(&self, venue_id: &str, unit_id: &str) -> FetchUnit<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3834,6 +3879,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/venues/{venueId}/units/{unitId}")]
     #[doc(alias = "DELETE /venues/{venueId}/units/{unitId}")]
     #[doc(alias = "deleteUnit")]
+    #[inline]
     pub fn delete_unit(&self, venue_id: &str, unit_id: &str) -> DeleteUnit<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3859,6 +3905,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/venues/{venueId}/units/{unitId}")]
     #[doc(alias = "PATCH /venues/{venueId}/units/{unitId}")]
     #[doc(alias = "editUnit")]
+    #[inline]
     pub fn edit_unit(&self, venue_id: &str, unit_id: &str, body: &Unit) -> EditUnit<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3881,6 +3928,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/residentPortals/{portalId}")]
     #[doc(alias = "GET /residentPortals/{portalId}")]
     #[doc(alias = "fetchResidentPortal")]
+    #[inline]
     pub fn fetch_resident_portal(&self, portal_id: &str) -> FetchResidentPortal<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3901,6 +3949,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/residentPortals/{portalId}")]
     #[doc(alias = "DELETE /residentPortals/{portalId}")]
     #[doc(alias = "deleteResidentPortal")]
+    #[inline]
     pub fn delete_resident_portal(&self, portal_id: &str) -> DeleteResidentPortal<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3923,6 +3972,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/residentPortals/{portalId}")]
     #[doc(alias = "PATCH /residentPortals/{portalId}")]
     #[doc(alias = "editResidentPortal")]
+    #[inline]
     pub fn edit_resident_portal(&self, portal_id: &str) -> EditResidentPortal<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3944,6 +3994,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/residentPortals/{portalId}/files/{type}")]
     #[doc(alias = "GET /residentPortals/{portalId}/files/{type}")]
     #[doc(alias = "downloadPortalFile")]
+    #[inline]
     pub fn download_portal_file(
         &self,
         portal_id: &str,
@@ -3969,6 +4020,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "/residentPortals/{portalId}/files/{type}")]
     #[doc(alias = "DELETE /residentPortals/{portalId}/files/{type}")]
     #[doc(alias = "deletePortalFile")]
+    #[inline]
     pub fn delete_portal_file(
         &self,
         portal_id: &str,
@@ -4002,16 +4054,11 @@ static ASSIGN_UNIT_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `assign_unit_identity`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AssignUnitIdentityVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AssignUnitIdentityVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::assign_unit_identity` (Associate identity).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4022,32 +4069,38 @@ pub struct AssignUnitIdentity<'a> {
 }
 impl<'a> AssignUnitIdentity<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AssignUnitIdentityVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<Persona, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4080,27 +4133,32 @@ pub struct RemoveUnitIdentity<'a> {
 }
 impl<'a> RemoveUnitIdentity<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request; the `200` response has no body.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
         self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4129,16 +4187,11 @@ static QOS_PROFILE_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `qos_profile_assignments`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QosProfileAssignmentsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QosProfileAssignmentsVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::qos_profile_assignments` (Qos profile assignments).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4149,21 +4202,25 @@ pub struct QosProfileAssignments<'a> {
 }
 impl<'a> QosProfileAssignments<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QosProfileAssignmentsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4171,6 +4228,7 @@ impl<'a> QosProfileAssignments<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4185,6 +4243,7 @@ impl<'a> QosProfileAssignments<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4202,6 +4261,7 @@ impl<'a> QosProfileAssignments<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4237,16 +4297,11 @@ static GET_VENUE_PROPERTY_CONFIG: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `get_venue_property_config`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenuePropertyConfigVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenuePropertyConfigVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::get_venue_property_config` (Get property).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4257,32 +4312,38 @@ pub struct GetVenuePropertyConfig<'a> {
 }
 impl<'a> GetVenuePropertyConfig<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenuePropertyConfigVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<Property, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4314,16 +4375,11 @@ static ENABLE_VENUE_PROPERTY: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `enable_venue_property`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum EnableVenuePropertyVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type EnableVenuePropertyVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::enable_venue_property` (Enable property).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4334,21 +4390,25 @@ pub struct EnableVenueProperty<'a> {
 }
 impl<'a> EnableVenueProperty<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: EnableVenuePropertyVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4356,6 +4416,7 @@ impl<'a> EnableVenueProperty<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4367,6 +4428,7 @@ impl<'a> EnableVenueProperty<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4384,6 +4446,7 @@ impl<'a> EnableVenueProperty<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4419,16 +4482,11 @@ static ENABLE_PROPERTY_SELECTIVELY: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `enable_property_selectively`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum EnablePropertySelectivelyVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type EnablePropertySelectivelyVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::enable_property_selectively` (Enable property selectively).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4439,21 +4497,25 @@ pub struct EnablePropertySelectively<'a> {
 }
 impl<'a> EnablePropertySelectively<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: EnablePropertySelectivelyVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4461,6 +4523,7 @@ impl<'a> EnablePropertySelectively<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4472,6 +4535,7 @@ impl<'a> EnablePropertySelectively<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4489,6 +4553,7 @@ impl<'a> EnablePropertySelectively<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4524,16 +4589,11 @@ static ASSIGN_RESIDENT_PORTAL: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `assign_resident_portal`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AssignResidentPortalVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AssignResidentPortalVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::assign_resident_portal` (Assign resident portal).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4544,26 +4604,31 @@ pub struct AssignResidentPortal<'a> {
 }
 impl<'a> AssignResidentPortal<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AssignResidentPortalVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4572,6 +4637,7 @@ impl<'a> AssignResidentPortal<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4603,16 +4669,11 @@ static GET_ALL_UNITS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
 };
 /// Representations offered by `get_all_units`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAllUnitsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetAllUnitsVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::get_all_units` (Get all units).
 ///
 /// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
@@ -4624,6 +4685,7 @@ pub struct GetAllUnits<'a> {
 }
 impl<'a> GetAllUnits<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -4631,6 +4693,7 @@ impl<'a> GetAllUnits<'a> {
     /// Sets the query parameter `size`.
     ///
     /// query parameter `size`; `integer`.
+    #[inline]
     pub fn size(mut self, size: i64) -> Self {
         self.req.query("size", &size);
         self
@@ -4638,6 +4701,7 @@ impl<'a> GetAllUnits<'a> {
     /// Sets the query parameter `page`.
     ///
     /// query parameter `page`; `integer`.
+    #[inline]
     pub fn page(mut self, page: i64) -> Self {
         self.req.query("page", &page);
         self
@@ -4645,11 +4709,13 @@ impl<'a> GetAllUnits<'a> {
     /// Sets the query parameter `sort`.
     ///
     /// query parameter `sort`; `string`.
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetAllUnitsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4662,26 +4728,31 @@ impl<'a> GetAllUnits<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, PropertyPage> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4690,6 +4761,7 @@ impl<'a> GetAllUnits<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4721,16 +4793,11 @@ static ADD_UNIT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
 };
 /// Representations offered by `add_unit`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddUnitVersion {
-    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type AddUnitVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::add_unit` (Add unit).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4741,21 +4808,25 @@ pub struct AddUnit<'a> {
 }
 impl<'a> AddUnit<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddUnitVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4763,6 +4834,7 @@ impl<'a> AddUnit<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4774,6 +4846,7 @@ impl<'a> AddUnit<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4791,6 +4864,7 @@ impl<'a> AddUnit<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4826,16 +4900,11 @@ static QUERY_UNITS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
 };
 /// Representations offered by `query_units`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryUnitsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryUnitsVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::query_units` (Query units).
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content), [`body`](Self::body).
@@ -4847,6 +4916,7 @@ pub struct QueryUnits<'a> {
 }
 impl<'a> QueryUnits<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -4854,16 +4924,19 @@ impl<'a> QueryUnits<'a> {
     /// Sets the query parameter `excludeContent`.
     ///
     /// query parameter `excludeContent`; `boolean`.
+    #[inline]
     pub fn exclude_content(mut self, exclude_content: bool) -> Self {
         self.req.query("excludeContent", &exclude_content);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &PropertyQueryData) -> Self {
         self.req.json(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryUnitsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4876,26 +4949,31 @@ impl<'a> QueryUnits<'a> {
     /// Every page from page 1, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, PageEntityModelUnit> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, PropertyUnit> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4904,6 +4982,7 @@ impl<'a> QueryUnits<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4935,16 +5014,11 @@ static RESEND_NOTIFICATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `resend_notifications`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ResendNotificationsVersion {
-    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type ResendNotificationsVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::resend_notifications` (Resend notifications).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4955,32 +5029,38 @@ pub struct ResendNotifications<'a> {
 }
 impl<'a> ResendNotifications<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ResendNotificationsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request; the `200` response has no body.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
         self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5009,16 +5089,11 @@ static QUERY_UNIT_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `query_unit_identities`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryUnitIdentitiesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryUnitIdentitiesVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::query_unit_identities` (Query identities property).
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content), [`body`](Self::body).
@@ -5030,6 +5105,7 @@ pub struct QueryUnitIdentities<'a> {
 }
 impl<'a> QueryUnitIdentities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -5037,16 +5113,19 @@ impl<'a> QueryUnitIdentities<'a> {
     /// Sets the query parameter `excludeContent`.
     ///
     /// query parameter `excludeContent`; `boolean`.
+    #[inline]
     pub fn exclude_content(mut self, exclude_content: bool) -> Self {
         self.req.query("excludeContent", &exclude_content);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &PropertyQueryData) -> Self {
         self.req.json(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryUnitIdentitiesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -5059,26 +5138,31 @@ impl<'a> QueryUnitIdentities<'a> {
     /// Every page from page 1, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, PageEntityModelPersona> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, PropertyPersona> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5087,6 +5171,7 @@ impl<'a> QueryUnitIdentities<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5118,16 +5203,11 @@ static QUERY_PROPERTY_CONFIGS: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `query_property_configs`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryPropertyConfigsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryPropertyConfigsVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::query_property_configs` (Query property configs).
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content), [`body`](Self::body).
@@ -5139,6 +5219,7 @@ pub struct QueryPropertyConfigs<'a> {
 }
 impl<'a> QueryPropertyConfigs<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -5146,16 +5227,19 @@ impl<'a> QueryPropertyConfigs<'a> {
     /// Sets the query parameter `excludeContent`.
     ///
     /// query parameter `excludeContent`; `boolean`.
+    #[inline]
     pub fn exclude_content(mut self, exclude_content: bool) -> Self {
         self.req.query("excludeContent", &exclude_content);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &PropertyQueryData) -> Self {
         self.req.json(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryPropertyConfigsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -5168,26 +5252,31 @@ impl<'a> QueryPropertyConfigs<'a> {
     /// Every page from page 1, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, PropertyPage> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5196,6 +5285,7 @@ impl<'a> QueryPropertyConfigs<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5227,16 +5317,11 @@ static ADD_RESIDENT_PORTAL: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `add_resident_portal`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `multipart/form-data`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddResidentPortalVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `multipart/form-data`
-    Json,
-}
+pub type AddResidentPortalVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::add_resident_portal` (Add resident portal).
 ///
 /// Optional parameters: [`body`](Self::body).
@@ -5248,31 +5333,37 @@ pub struct AddResidentPortal<'a> {
 }
 impl<'a> AddResidentPortal<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: ruckus_one_runtime::Multipart) -> Self {
         self.req.multipart(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddResidentPortalVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5281,6 +5372,7 @@ impl<'a> AddResidentPortal<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5312,16 +5404,11 @@ static QUERY_RESIDENT_PORTALS: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `query_resident_portals`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryResidentPortalsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryResidentPortalsVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::query_resident_portals` (Query resident portals).
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content), [`body`](Self::body).
@@ -5333,6 +5420,7 @@ pub struct QueryResidentPortals<'a> {
 }
 impl<'a> QueryResidentPortals<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -5340,16 +5428,19 @@ impl<'a> QueryResidentPortals<'a> {
     /// Sets the query parameter `excludeContent`.
     ///
     /// query parameter `excludeContent`; `boolean`.
+    #[inline]
     pub fn exclude_content(mut self, exclude_content: bool) -> Self {
         self.req.query("excludeContent", &exclude_content);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &PropertyQueryData) -> Self {
         self.req.json(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryResidentPortalsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -5362,26 +5453,31 @@ impl<'a> QueryResidentPortals<'a> {
     /// Every page from page 1, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, PageEntityModelResidentPortal> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, ResidentPortal> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5390,6 +5486,7 @@ impl<'a> QueryResidentPortals<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5421,16 +5518,11 @@ static FETCH_UNIT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation
 };
 /// Representations offered by `fetch_unit`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum FetchUnitVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type FetchUnitVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::fetch_unit` (Fetch unit).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5441,26 +5533,31 @@ pub struct FetchUnit<'a> {
 }
 impl<'a> FetchUnit<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: FetchUnitVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5469,6 +5566,7 @@ impl<'a> FetchUnit<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5500,16 +5598,11 @@ static DELETE_UNIT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
 };
 /// Representations offered by `delete_unit`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteUnitVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteUnitVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::delete_unit` (Delete unit).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5520,21 +5613,25 @@ pub struct DeleteUnit<'a> {
 }
 impl<'a> DeleteUnit<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteUnitVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5542,6 +5639,7 @@ impl<'a> DeleteUnit<'a> {
     /// Sends the request and decodes the `200` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5556,6 +5654,7 @@ impl<'a> DeleteUnit<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5573,6 +5672,7 @@ impl<'a> DeleteUnit<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5608,16 +5708,11 @@ static EDIT_UNIT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation 
 };
 /// Representations offered by `edit_unit`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum EditUnitVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type EditUnitVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::edit_unit` (Edit unit).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5628,21 +5723,25 @@ pub struct EditUnit<'a> {
 }
 impl<'a> EditUnit<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: EditUnitVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5650,6 +5749,7 @@ impl<'a> EditUnit<'a> {
     /// Sends the request and decodes the `200` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5661,6 +5761,7 @@ impl<'a> EditUnit<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5678,6 +5779,7 @@ impl<'a> EditUnit<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5713,16 +5815,11 @@ static FETCH_RESIDENT_PORTAL: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `fetch_resident_portal`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum FetchResidentPortalVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type FetchResidentPortalVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::fetch_resident_portal` (Fetch resident portal).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5733,26 +5830,31 @@ pub struct FetchResidentPortal<'a> {
 }
 impl<'a> FetchResidentPortal<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: FetchResidentPortalVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5761,6 +5863,7 @@ impl<'a> FetchResidentPortal<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5796,27 +5899,32 @@ pub struct DeleteResidentPortal<'a> {
 }
 impl<'a> DeleteResidentPortal<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request; the `200` response has no body.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
         self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5845,16 +5953,11 @@ static EDIT_RESIDENT_PORTAL: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `edit_resident_portal`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `multipart/form-data`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum EditResidentPortalVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `multipart/form-data`
-    Json,
-}
+pub type EditResidentPortalVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::edit_resident_portal` (Edit resident portal).
 ///
 /// Optional parameters: [`body`](Self::body).
@@ -5866,31 +5969,37 @@ pub struct EditResidentPortal<'a> {
 }
 impl<'a> EditResidentPortal<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: ruckus_one_runtime::Multipart) -> Self {
         self.req.multipart(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: EditResidentPortalVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5899,6 +6008,7 @@ impl<'a> EditResidentPortal<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5934,27 +6044,32 @@ pub struct DownloadPortalFile<'a> {
 }
 impl<'a> DownloadPortalFile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5987,27 +6102,32 @@ pub struct DeletePortalFile<'a> {
 }
 impl<'a> DeletePortalFile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request; the `200` response has no body.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
         self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

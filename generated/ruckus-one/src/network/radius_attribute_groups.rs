@@ -223,6 +223,7 @@ impl<'de> serde::Deserialize<'de> for AttributeGroupAssignment {
 }
 impl AttributeGroupAssignment {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(external_assignment_identifier: String, service_name: String) -> Self {
         Self {
             id: None,
@@ -408,6 +409,7 @@ impl<'de> serde::Deserialize<'de> for ExternalAssignmentServiceGroup {
 }
 impl ExternalAssignmentServiceGroup {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         service_name: String,
         external_assignment_identifier: Vec<String>,
@@ -478,6 +480,7 @@ impl<'de> serde::Deserialize<'de> for RadiusAttribute {
 }
 impl RadiusAttribute {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(id: i64, name: String) -> Self {
         Self {
             id,
@@ -581,6 +584,7 @@ impl<'de> serde::Deserialize<'de> for RadiusAttributeGroup {
 }
 impl RadiusAttributeGroup {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, attribute_assignments: Vec<AttributeAssignment>) -> Self {
         Self {
             id: None,
@@ -678,6 +682,7 @@ impl<'de> serde::Deserialize<'de> for RadiusAttributeVendors {
 }
 impl RadiusAttributeVendors {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             supported_vendors: None,
@@ -724,6 +729,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     #[doc(alias = "/radiusAttributes/query")]
     #[doc(alias = "POST /radiusAttributes/query")]
     #[doc(alias = "getAllRadiusAttributesByQuery")]
+    #[inline]
     pub fn get_all_radius_attributes_by_query(
         &self,
         body: &super::common::AdaptiveRadiusWorkflowQueryData,
@@ -749,6 +755,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     #[doc(alias = "/radiusAttributeGroups")]
     #[doc(alias = "GET /radiusAttributeGroups")]
     #[doc(alias = "getAllRadiusAttributeGroups")]
+    #[inline]
     pub fn get_all_radius_attribute_groups(&self) -> GetAllRadiusAttributeGroups<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -769,6 +776,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     #[doc(alias = "/radiusAttributeGroups")]
     #[doc(alias = "POST /radiusAttributeGroups")]
     #[doc(alias = "createRadiusAttributeGroup")]
+    #[inline]
     pub fn create_radius_attribute_group(
         &self,
         body: &RadiusAttributeGroup,
@@ -793,6 +801,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     #[doc(alias = "/radiusAttributeGroups/{groupId}/assignments")]
     #[doc(alias = "GET /radiusAttributeGroups/{groupId}/assignments")]
     #[doc(alias = "getAllExternalAssignments")]
+    #[inline]
     pub fn get_all_external_assignments(
         &self,
         group_id: &str,
@@ -817,6 +826,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     #[doc(alias = "/radiusAttributeGroups/{groupId}/assignments")]
     #[doc(alias = "POST /radiusAttributeGroups/{groupId}/assignments")]
     #[doc(alias = "createExternalAssignment")]
+    #[inline]
     pub fn create_external_assignment(
         &self,
         group_id: &str,
@@ -843,6 +853,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     #[doc(alias = "/radiusAttributeGroups/query")]
     #[doc(alias = "POST /radiusAttributeGroups/query")]
     #[doc(alias = "getAllRadiusAttributeGroupsByQuery")]
+    #[inline]
     pub fn get_all_radius_attribute_groups_by_query(
         &self,
         body: &super::common::AdaptiveRadiusWorkflowQueryData,
@@ -869,6 +880,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     #[doc(alias = "/radiusAttributeGroups/{groupId}")]
     #[doc(alias = "GET /radiusAttributeGroups/{groupId}")]
     #[doc(alias = "getAttributeGroupById")]
+    #[inline]
     pub fn get_attribute_group_by_id(
         &self,
         group_id: &str,
@@ -892,6 +904,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     #[doc(alias = "/radiusAttributeGroups/{groupId}")]
     #[doc(alias = "DELETE /radiusAttributeGroups/{groupId}")]
     #[doc(alias = "deleteAttributeGroup")]
+    #[inline]
     pub fn delete_attribute_group(&self, group_id: &str) -> DeleteAttributeGroup<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -913,6 +926,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     #[doc(alias = "/radiusAttributeGroups/{groupId}")]
     #[doc(alias = "PATCH /radiusAttributeGroups/{groupId}")]
     #[doc(alias = "updateRadiusAttribGroup")]
+    #[inline]
     pub fn update_radius_attrib_group(
         &self,
         group_id: &str,
@@ -937,6 +951,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     #[doc(alias = "/radiusAttributes")]
     #[doc(alias = "GET /radiusAttributes")]
     #[doc(alias = "getAllRadiusAttribute")]
+    #[inline]
     pub fn get_all_radius_attribute(&self) -> GetAllRadiusAttribute<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -957,6 +972,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     #[doc(alias = "/radiusAttributes/{id}")]
     #[doc(alias = "GET /radiusAttributes/{id}")]
     #[doc(alias = "getAttributeById")]
+    #[inline]
     pub fn get_attribute_by_id(&self, id: &str) -> GetAttributeById<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -976,6 +992,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     #[doc(alias = "/radiusAttributes/vendors")]
     #[doc(alias = "GET /radiusAttributes/vendors")]
     #[doc(alias = "getAllRadiusAttributeVendors")]
+    #[inline]
     pub fn get_all_radius_attribute_vendors(&self) -> GetAllRadiusAttributeVendors<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -999,6 +1016,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     #[doc(alias = "/radiusAttributeGroups/{groupId}/assignments/{assignmentId}")]
     #[doc(alias = "GET /radiusAttributeGroups/{groupId}/assignments/{assignmentId}")]
     #[doc(alias = "getExternalAssignmentByID")]
+    #[inline]
     pub fn get_external_assignment_by_id(
         &self,
         group_id: &str,
@@ -1024,6 +1042,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     #[doc(alias = "/radiusAttributeGroups/{groupId}/assignments/{assignmentId}")]
     #[doc(alias = "DELETE /radiusAttributeGroups/{groupId}/assignments/{assignmentId}")]
     #[doc(alias = "deleteExternalAssignment")]
+    #[inline]
     pub fn delete_external_assignment(
         &self,
         group_id: &str,
@@ -1062,6 +1081,7 @@ pub struct GetAllRadiusAttributesByQuery<'a> {
 }
 impl<'a> GetAllRadiusAttributesByQuery<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -1069,21 +1089,25 @@ impl<'a> GetAllRadiusAttributesByQuery<'a> {
     /// Sets the query parameter `excludeContent`.
     ///
     /// query parameter `excludeContent`; `boolean`.
+    #[inline]
     pub fn exclude_content(mut self, exclude_content: bool) -> Self {
         self.req.query("excludeContent", &exclude_content);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1092,6 +1116,7 @@ impl<'a> GetAllRadiusAttributesByQuery<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1127,21 +1152,25 @@ pub struct GetAllRadiusAttributeGroups<'a> {
 }
 impl<'a> GetAllRadiusAttributeGroups<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1150,6 +1179,7 @@ impl<'a> GetAllRadiusAttributeGroups<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1185,21 +1215,25 @@ pub struct CreateRadiusAttributeGroup<'a> {
 }
 impl<'a> CreateRadiusAttributeGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1208,6 +1242,7 @@ impl<'a> CreateRadiusAttributeGroup<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1243,21 +1278,25 @@ pub struct GetAllExternalAssignments<'a> {
 }
 impl<'a> GetAllExternalAssignments<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1266,6 +1305,7 @@ impl<'a> GetAllExternalAssignments<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1301,21 +1341,25 @@ pub struct CreateExternalAssignment<'a> {
 }
 impl<'a> CreateExternalAssignment<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1324,6 +1368,7 @@ impl<'a> CreateExternalAssignment<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1360,6 +1405,7 @@ pub struct GetAllRadiusAttributeGroupsByQuery<'a> {
 }
 impl<'a> GetAllRadiusAttributeGroupsByQuery<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -1367,21 +1413,25 @@ impl<'a> GetAllRadiusAttributeGroupsByQuery<'a> {
     /// Sets the query parameter `excludeContent`.
     ///
     /// query parameter `excludeContent`; `boolean`.
+    #[inline]
     pub fn exclude_content(mut self, exclude_content: bool) -> Self {
         self.req.query("excludeContent", &exclude_content);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1390,6 +1440,7 @@ impl<'a> GetAllRadiusAttributeGroupsByQuery<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1425,21 +1476,25 @@ pub struct GetAttributeGroupById<'a> {
 }
 impl<'a> GetAttributeGroupById<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1448,6 +1503,7 @@ impl<'a> GetAttributeGroupById<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1483,21 +1539,25 @@ pub struct DeleteAttributeGroup<'a> {
 }
 impl<'a> DeleteAttributeGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1506,6 +1566,7 @@ impl<'a> DeleteAttributeGroup<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1541,21 +1602,25 @@ pub struct UpdateRadiusAttribGroup<'a> {
 }
 impl<'a> UpdateRadiusAttribGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1564,6 +1629,7 @@ impl<'a> UpdateRadiusAttribGroup<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1599,21 +1665,25 @@ pub struct GetAllRadiusAttribute<'a> {
 }
 impl<'a> GetAllRadiusAttribute<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1622,6 +1692,7 @@ impl<'a> GetAllRadiusAttribute<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1657,21 +1728,25 @@ pub struct GetAttributeById<'a> {
 }
 impl<'a> GetAttributeById<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1680,6 +1755,7 @@ impl<'a> GetAttributeById<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1715,21 +1791,25 @@ pub struct GetAllRadiusAttributeVendors<'a> {
 }
 impl<'a> GetAllRadiusAttributeVendors<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1738,6 +1818,7 @@ impl<'a> GetAllRadiusAttributeVendors<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1773,21 +1854,25 @@ pub struct GetExternalAssignmentById<'a> {
 }
 impl<'a> GetExternalAssignmentById<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1796,6 +1881,7 @@ impl<'a> GetExternalAssignmentById<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1831,21 +1917,25 @@ pub struct DeleteExternalAssignment<'a> {
 }
 impl<'a> DeleteExternalAssignment<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1854,6 +1944,7 @@ impl<'a> DeleteExternalAssignment<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

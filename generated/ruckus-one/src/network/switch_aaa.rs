@@ -52,6 +52,7 @@ impl<'de> serde::Deserialize<'de> for AaaServerResponse {
 }
 impl AaaServerResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -156,6 +157,7 @@ impl<'de> serde::Deserialize<'de> for AaaServerView {
 }
 impl AaaServerView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -289,6 +291,7 @@ impl<'a> SwitchAaaClient<'a> {
     /// - The rows are typed `AaaServerView`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
     #[doc(alias = "/venues/{venueId}/aaaServers/query")]
     #[doc(alias = "POST /venues/{venueId}/aaaServers/query")]
+    #[inline]
     pub fn query_venue_aaa_servers(
         &self,
         venue_id: &str,
@@ -314,6 +317,7 @@ impl<'a> SwitchAaaClient<'a> {
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     #[doc(alias = "/venues/{venueId}/aaaServers")]
     #[doc(alias = "POST /venues/{venueId}/aaaServers")]
+    #[inline]
     pub fn create_venue_aaa_server(
         &self,
         venue_id: &str,
@@ -339,6 +343,7 @@ impl<'a> SwitchAaaClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueAaaServerV1::version`)
     #[doc(alias = "/venues/{venueId}/aaaServers")]
     #[doc(alias = "POST /venues/{venueId}/aaaServers")]
+    #[inline]
     pub fn create_venue_aaa_server_v1(
         &self,
         venue_id: &str,
@@ -364,6 +369,7 @@ impl<'a> SwitchAaaClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueAaaServers::version`)
     #[doc(alias = "/venues/{venueId}/aaaServers")]
     #[doc(alias = "DELETE /venues/{venueId}/aaaServers")]
+    #[inline]
     pub fn delete_venue_aaa_servers(
         &self,
         venue_id: &str,
@@ -389,6 +395,7 @@ impl<'a> SwitchAaaClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueAaaServer::version`)
     #[doc(alias = "/venues/{venueId}/aaaServers/{aaaServerId}")]
     #[doc(alias = "GET /venues/{venueId}/aaaServers/{aaaServerId}")]
+    #[inline]
     pub fn get_venue_aaa_server(
         &self,
         venue_id: &str,
@@ -414,6 +421,7 @@ impl<'a> SwitchAaaClient<'a> {
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     #[doc(alias = "/venues/{venueId}/aaaServers/{aaaServerId}")]
     #[doc(alias = "PUT /venues/{venueId}/aaaServers/{aaaServerId}")]
+    #[inline]
     pub fn update_venue_aaa_server(
         &self,
         venue_id: &str,
@@ -441,6 +449,7 @@ impl<'a> SwitchAaaClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueAaaServerV1::version`)
     #[doc(alias = "/venues/{venueId}/aaaServers/{aaaServerId}")]
     #[doc(alias = "PUT /venues/{venueId}/aaaServers/{aaaServerId}")]
+    #[inline]
     pub fn update_venue_aaa_server_v1(
         &self,
         venue_id: &str,
@@ -467,6 +476,7 @@ impl<'a> SwitchAaaClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueAaaServer::version`)
     #[doc(alias = "/venues/{venueId}/aaaServers/{aaaServerId}")]
     #[doc(alias = "DELETE /venues/{venueId}/aaaServers/{aaaServerId}")]
+    #[inline]
     pub fn delete_venue_aaa_server(
         &self,
         venue_id: &str,
@@ -491,6 +501,7 @@ impl<'a> SwitchAaaClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueAaaSettings::version`)
     #[doc(alias = "/venues/{venueId}/aaaSettings")]
     #[doc(alias = "PUT /venues/{venueId}/aaaSettings")]
+    #[inline]
     pub fn update_venue_aaa_settings(
         &self,
         venue_id: &str,
@@ -517,6 +528,7 @@ impl<'a> SwitchAaaClient<'a> {
     #[doc(alias = "/venues/{venueId}/aaaSettings")]
     #[doc(alias = "GET /venues/{venueId}/aaaSettings")]
     #[doc(alias = "GetAaaSettings_1_1")]
+    #[inline]
     pub fn get_aaa_settings(&self, venue_id: &str) -> GetAaaSettings<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -546,16 +558,11 @@ static QUERY_VENUE_AAA_SERVERS: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `query_venue_aaa_servers`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVenueAaaServersVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVenueAaaServersVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchAaaClient::query_venue_aaa_servers` (Query venue AAA servers).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -566,11 +573,13 @@ pub struct QueryVenueAaaServers<'a> {
 }
 impl<'a> QueryVenueAaaServers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryVenueAaaServersVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -583,26 +592,31 @@ impl<'a> QueryVenueAaaServers<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, AaaServerView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -611,6 +625,7 @@ impl<'a> QueryVenueAaaServers<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -646,21 +661,25 @@ pub struct CreateVenueAaaServer<'a> {
 }
 impl<'a> CreateVenueAaaServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -669,6 +688,7 @@ impl<'a> CreateVenueAaaServer<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -700,16 +720,11 @@ static CREATE_VENUE_AAA_SERVER_V1: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `create_venue_aaa_server_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueAaaServerV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueAaaServerV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchAaaClient::create_venue_aaa_server_v1` (Create venue AAA server (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -720,26 +735,31 @@ pub struct CreateVenueAaaServerV1<'a> {
 }
 impl<'a> CreateVenueAaaServerV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateVenueAaaServerV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -748,6 +768,7 @@ impl<'a> CreateVenueAaaServerV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -779,16 +800,11 @@ static DELETE_VENUE_AAA_SERVERS: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `delete_venue_aaa_servers`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueAaaServersVersion {
-    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type DeleteVenueAaaServersVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchAaaClient::delete_venue_aaa_servers` (Delete venue AAA servers).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -799,32 +815,38 @@ pub struct DeleteVenueAaaServers<'a> {
 }
 impl<'a> DeleteVenueAaaServers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueAaaServersVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request; the `204` response has no body.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
         self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -853,16 +875,11 @@ static GET_VENUE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `get_venue_aaa_server`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueAaaServerVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueAaaServerVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchAaaClient::get_venue_aaa_server` (Get venue AAA server).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -873,26 +890,31 @@ pub struct GetVenueAaaServer<'a> {
 }
 impl<'a> GetVenueAaaServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueAaaServerVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -901,6 +923,7 @@ impl<'a> GetVenueAaaServer<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -936,21 +959,25 @@ pub struct UpdateVenueAaaServer<'a> {
 }
 impl<'a> UpdateVenueAaaServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -959,6 +986,7 @@ impl<'a> UpdateVenueAaaServer<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -990,16 +1018,11 @@ static UPDATE_VENUE_AAA_SERVER_V1: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `update_venue_aaa_server_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueAaaServerV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueAaaServerV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchAaaClient::update_venue_aaa_server_v1` (Update venue AAA server (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1010,26 +1033,31 @@ pub struct UpdateVenueAaaServerV1<'a> {
 }
 impl<'a> UpdateVenueAaaServerV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueAaaServerV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1038,6 +1066,7 @@ impl<'a> UpdateVenueAaaServerV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1069,16 +1098,11 @@ static DELETE_VENUE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `delete_venue_aaa_server`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueAaaServerVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteVenueAaaServerVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchAaaClient::delete_venue_aaa_server` (Delete venue AAA server).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1089,26 +1113,31 @@ pub struct DeleteVenueAaaServer<'a> {
 }
 impl<'a> DeleteVenueAaaServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueAaaServerVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1117,6 +1146,7 @@ impl<'a> DeleteVenueAaaServer<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1148,16 +1178,11 @@ static UPDATE_VENUE_AAA_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `update_venue_aaa_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueAaaSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueAaaSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchAaaClient::update_venue_aaa_settings` (Update venue AAA settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1168,26 +1193,31 @@ pub struct UpdateVenueAaaSettings<'a> {
 }
 impl<'a> UpdateVenueAaaSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueAaaSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1196,6 +1226,7 @@ impl<'a> UpdateVenueAaaSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1231,18 +1262,12 @@ static GET_AAA_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Representations offered by `get_aaa_settings`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAaaSettingsVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetAaaSettingsVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchAaaClient::get_aaa_settings` (Get aaa settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1253,26 +1278,31 @@ pub struct GetAaaSettings<'a> {
 }
 impl<'a> GetAaaSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetAaaSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1281,6 +1311,7 @@ impl<'a> GetAaaSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

@@ -67,6 +67,7 @@ impl<'de> serde::Deserialize<'de> for ConfigBackUpFormatted {
 }
 impl ConfigBackUpFormatted {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -153,6 +154,7 @@ impl<'de> serde::Deserialize<'de> for ConfigBackup {
 }
 impl ConfigBackup {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -209,6 +211,7 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupAction {
 }
 impl ConfigBackupAction {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             config_backup_action: None,
@@ -327,6 +330,7 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupComparison {
 }
 impl ConfigBackupComparison {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             backup_id1: None,
@@ -398,6 +402,7 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupComparisonView {
 }
 impl ConfigBackupComparisonView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -478,6 +483,7 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupContentView {
 }
 impl ConfigBackupContentView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -534,6 +540,7 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     /// - The rows are typed `ConfigBackupView`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/configBackups/query")]
     #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/configBackups/query")]
+    #[inline]
     pub fn query_venue_switch_config_backups(
         &self,
         venue_id: &str,
@@ -564,6 +571,7 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     /// - Pagination: `query_body`, items in `list`
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/configHistDetails/query")]
     #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/configHistDetails/query")]
+    #[inline]
     pub fn query_venue_switch_config_hist_details(
         &self,
         venue_id: &str,
@@ -597,6 +605,7 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     #[doc(
         alias = "GET /venues/{venueId}/switches/{switchId}/transactions/{transactionId}/configHistDetails"
     )]
+    #[inline]
     pub fn list_venue_switch_transaction_config_hist_details(
         &self,
         venue_id: &str,
@@ -624,6 +633,7 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchConfigBackups::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/configBackups")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/configBackups")]
+    #[inline]
     pub fn list_venue_switch_config_backups(
         &self,
         venue_id: &str,
@@ -652,6 +662,7 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/configBackups")]
     #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/configBackups")]
+    #[inline]
     pub fn create_venue_switch_config_backup(
         &self,
         venue_id: &str,
@@ -681,6 +692,7 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchConfigBackups::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/configBackups")]
     #[doc(alias = "DELETE /venues/{venueId}/switches/{switchId}/configBackups")]
+    #[inline]
     pub fn delete_venue_switch_config_backups(
         &self,
         venue_id: &str,
@@ -714,6 +726,7 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     #[doc(
         alias = "GET /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}"
     )]
+    #[inline]
     pub fn get_venue_switch_config_backup(
         &self,
         venue_id: &str,
@@ -744,6 +757,7 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     #[doc(
         alias = "DELETE /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}"
     )]
+    #[inline]
     pub fn delete_venue_switch_config_backup(
         &self,
         venue_id: &str,
@@ -778,6 +792,7 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     #[doc(
         alias = "PATCH /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}"
     )]
+    #[inline]
     pub fn patch_venue_switch_config_backup(
         &self,
         venue_id: &str,
@@ -810,6 +825,7 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     #[doc(
         alias = "POST /venues/{venueId}/switches/{switchId}/configBackups/comparisons"
     )]
+    #[inline]
     pub fn create_venue_switch_config_backup_comparison(
         &self,
         venue_id: &str,
@@ -843,6 +859,7 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     #[doc(
         alias = "GET /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}/formattedConfigs"
     )]
+    #[inline]
     pub fn get_venue_switch_config_backup_formatted_configs(
         &self,
         venue_id: &str,
@@ -879,16 +896,11 @@ static QUERY_VENUE_SWITCH_CONFIG_BACKUPS: ruckus_one_runtime::Operation = ruckus
 };
 /// Representations offered by `query_venue_switch_config_backups`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVenueSwitchConfigBackupsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVenueSwitchConfigBackupsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchConfigBackupsClient::query_venue_switch_config_backups` (Query switch configuration backups).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -899,11 +911,13 @@ pub struct QueryVenueSwitchConfigBackups<'a> {
 }
 impl<'a> QueryVenueSwitchConfigBackups<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryVenueSwitchConfigBackupsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -916,28 +930,33 @@ impl<'a> QueryVenueSwitchConfigBackups<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::ConfigBackupView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -946,6 +965,7 @@ impl<'a> QueryVenueSwitchConfigBackups<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -977,16 +997,11 @@ static QUERY_VENUE_SWITCH_CONFIG_HIST_DETAILS: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `query_venue_switch_config_hist_details`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVenueSwitchConfigHistDetailsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVenueSwitchConfigHistDetailsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchConfigBackupsClient::query_venue_switch_config_hist_details` (Query switch configuration history).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -997,11 +1012,13 @@ pub struct QueryVenueSwitchConfigHistDetails<'a> {
 }
 impl<'a> QueryVenueSwitchConfigHistDetails<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryVenueSwitchConfigHistDetailsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -1014,6 +1031,7 @@ impl<'a> QueryVenueSwitchConfigHistDetails<'a> {
     /// Every page from page 1, each decoded like `send` (items in `list`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::SwitchConfigHistoryPage> {
@@ -1022,22 +1040,26 @@ impl<'a> QueryVenueSwitchConfigHistDetails<'a> {
     /// Every item of every page (the elements of `list`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::ConfigurationHistoryInfoView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1049,6 +1071,7 @@ impl<'a> QueryVenueSwitchConfigHistDetails<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1080,16 +1103,11 @@ static LIST_VENUE_SWITCH_TRANSACTION_CONFIG_HIST_DETAILS: ruckus_one_runtime::Op
 };
 /// Representations offered by `list_venue_switch_transaction_config_hist_details`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListVenueSwitchTransactionConfigHistDetailsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListVenueSwitchTransactionConfigHistDetailsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchConfigBackupsClient::list_venue_switch_transaction_config_hist_details` (List configuration history of a transaction).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1100,11 +1118,13 @@ pub struct ListVenueSwitchTransactionConfigHistDetails<'a> {
 }
 impl<'a> ListVenueSwitchTransactionConfigHistDetails<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ListVenueSwitchTransactionConfigHistDetailsVersion,
@@ -1113,16 +1133,19 @@ impl<'a> ListVenueSwitchTransactionConfigHistDetails<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1134,6 +1157,7 @@ impl<'a> ListVenueSwitchTransactionConfigHistDetails<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1165,16 +1189,11 @@ static LIST_VENUE_SWITCH_CONFIG_BACKUPS: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `list_venue_switch_config_backups`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListVenueSwitchConfigBackupsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListVenueSwitchConfigBackupsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchConfigBackupsClient::list_venue_switch_config_backups` (List switch configuration backups).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1185,26 +1204,31 @@ pub struct ListVenueSwitchConfigBackups<'a> {
 }
 impl<'a> ListVenueSwitchConfigBackups<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListVenueSwitchConfigBackupsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1213,6 +1237,7 @@ impl<'a> ListVenueSwitchConfigBackups<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1244,16 +1269,11 @@ static CREATE_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::Operation = ruckus
 };
 /// Representations offered by `create_venue_switch_config_backup`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueSwitchConfigBackupVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueSwitchConfigBackupVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchConfigBackupsClient::create_venue_switch_config_backup` (Back up switch configuration).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1264,21 +1284,25 @@ pub struct CreateVenueSwitchConfigBackup<'a> {
 }
 impl<'a> CreateVenueSwitchConfigBackup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateVenueSwitchConfigBackupVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -1286,6 +1310,7 @@ impl<'a> CreateVenueSwitchConfigBackup<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1300,6 +1325,7 @@ impl<'a> CreateVenueSwitchConfigBackup<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1317,6 +1343,7 @@ impl<'a> CreateVenueSwitchConfigBackup<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -1352,16 +1379,11 @@ static DELETE_VENUE_SWITCH_CONFIG_BACKUPS: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `delete_venue_switch_config_backups`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueSwitchConfigBackupsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type DeleteVenueSwitchConfigBackupsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchConfigBackupsClient::delete_venue_switch_config_backups` (Delete switch configuration backups).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1372,26 +1394,31 @@ pub struct DeleteVenueSwitchConfigBackups<'a> {
 }
 impl<'a> DeleteVenueSwitchConfigBackups<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueSwitchConfigBackupsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1400,6 +1427,7 @@ impl<'a> DeleteVenueSwitchConfigBackups<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1431,16 +1459,11 @@ static GET_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `get_venue_switch_config_backup`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueSwitchConfigBackupVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueSwitchConfigBackupVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchConfigBackupsClient::get_venue_switch_config_backup` (Get switch configuration backup).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1451,26 +1474,31 @@ pub struct GetVenueSwitchConfigBackup<'a> {
 }
 impl<'a> GetVenueSwitchConfigBackup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueSwitchConfigBackupVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1479,6 +1507,7 @@ impl<'a> GetVenueSwitchConfigBackup<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1510,16 +1539,11 @@ static DELETE_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::Operation = ruckus
 };
 /// Representations offered by `delete_venue_switch_config_backup`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueSwitchConfigBackupVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteVenueSwitchConfigBackupVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchConfigBackupsClient::delete_venue_switch_config_backup` (Delete switch configuration backup).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1530,26 +1554,31 @@ pub struct DeleteVenueSwitchConfigBackup<'a> {
 }
 impl<'a> DeleteVenueSwitchConfigBackup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueSwitchConfigBackupVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1558,6 +1587,7 @@ impl<'a> DeleteVenueSwitchConfigBackup<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1589,16 +1619,11 @@ static PATCH_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `patch_venue_switch_config_backup`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchVenueSwitchConfigBackupVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PatchVenueSwitchConfigBackupVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchConfigBackupsClient::patch_venue_switch_config_backup` (Restore switch configuration backup).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1609,21 +1634,25 @@ pub struct PatchVenueSwitchConfigBackup<'a> {
 }
 impl<'a> PatchVenueSwitchConfigBackup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: PatchVenueSwitchConfigBackupVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -1631,6 +1660,7 @@ impl<'a> PatchVenueSwitchConfigBackup<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1645,6 +1675,7 @@ impl<'a> PatchVenueSwitchConfigBackup<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1662,6 +1693,7 @@ impl<'a> PatchVenueSwitchConfigBackup<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -1697,16 +1729,11 @@ static CREATE_VENUE_SWITCH_CONFIG_BACKUP_COMPARISON: ruckus_one_runtime::Operati
 };
 /// Representations offered by `create_venue_switch_config_backup_comparison`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueSwitchConfigBackupComparisonVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueSwitchConfigBackupComparisonVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchConfigBackupsClient::create_venue_switch_config_backup_comparison` (Compare switch configuration backups).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1717,11 +1744,13 @@ pub struct CreateVenueSwitchConfigBackupComparison<'a> {
 }
 impl<'a> CreateVenueSwitchConfigBackupComparison<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: CreateVenueSwitchConfigBackupComparisonVersion,
@@ -1730,16 +1759,19 @@ impl<'a> CreateVenueSwitchConfigBackupComparison<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1748,6 +1780,7 @@ impl<'a> CreateVenueSwitchConfigBackupComparison<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1779,16 +1812,11 @@ static GET_VENUE_SWITCH_CONFIG_BACKUP_FORMATTED_CONFIGS: ruckus_one_runtime::Ope
 };
 /// Representations offered by `get_venue_switch_config_backup_formatted_configs`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueSwitchConfigBackupFormattedConfigsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueSwitchConfigBackupFormattedConfigsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchConfigBackupsClient::get_venue_switch_config_backup_formatted_configs` (Get formatted backup configuration).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1799,11 +1827,13 @@ pub struct GetVenueSwitchConfigBackupFormattedConfigs<'a> {
 }
 impl<'a> GetVenueSwitchConfigBackupFormattedConfigs<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueSwitchConfigBackupFormattedConfigsVersion,
@@ -1812,16 +1842,19 @@ impl<'a> GetVenueSwitchConfigBackupFormattedConfigs<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1830,6 +1863,7 @@ impl<'a> GetVenueSwitchConfigBackupFormattedConfigs<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

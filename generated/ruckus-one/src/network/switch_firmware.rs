@@ -64,6 +64,7 @@ impl<'de> serde::Deserialize<'de> for ChangeSchedule {
 }
 impl ChangeSchedule {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -168,6 +169,7 @@ impl<'de> serde::Deserialize<'de> for ChangeScheduleV1 {
 }
 impl ChangeScheduleV1 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -266,6 +268,7 @@ impl<'de> serde::Deserialize<'de> for ModelCurrentVersionView {
 }
 impl ModelCurrentVersionView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             model_group: None,
@@ -400,6 +403,7 @@ impl<'de> serde::Deserialize<'de> for ModelSwitchCountView {
 }
 impl ModelSwitchCountView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -474,6 +478,7 @@ impl<'de> serde::Deserialize<'de> for ModelVersionView {
 }
 impl ModelVersionView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -550,6 +555,7 @@ impl<'de> serde::Deserialize<'de> for ScheduleTimeSlotView {
 }
 impl ScheduleTimeSlotView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -621,6 +627,7 @@ impl<'de> serde::Deserialize<'de> for SkipScheduleUpgrade {
 }
 impl SkipScheduleUpgrade {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -689,6 +696,7 @@ impl<'de> serde::Deserialize<'de> for SwitchScheduleView {
 }
 impl SwitchScheduleView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -767,6 +775,7 @@ impl<'de> serde::Deserialize<'de> for SwitchVersion {
 }
 impl SwitchVersion {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -908,6 +917,7 @@ impl<'de> serde::Deserialize<'de> for SwitchVersionView {
 }
 impl SwitchVersionView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -988,6 +998,7 @@ impl<'de> serde::Deserialize<'de> for UpgradeScheduleFirmwareView {
 }
 impl UpgradeScheduleFirmwareView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1072,6 +1083,7 @@ impl<'de> serde::Deserialize<'de> for UpgradeScheduleView {
 }
 impl UpgradeScheduleView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1191,6 +1203,7 @@ impl<'de> serde::Deserialize<'de> for UpgradeSwitch {
 }
 impl UpgradeSwitch {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1334,6 +1347,7 @@ impl<'de> serde::Deserialize<'de> for UpgradeSwitchQueryFilter {
 }
 impl UpgradeSwitchQueryFilter {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             search_filter: None,
@@ -1408,6 +1422,7 @@ impl<'de> serde::Deserialize<'de> for UpgradeSwitchQueryFilterV1 {
 }
 impl UpgradeSwitchQueryFilterV1 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             search_filter: None,
@@ -1503,6 +1518,7 @@ impl<'de> serde::Deserialize<'de> for UpgradeSwitchView {
 }
 impl UpgradeSwitchView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1683,6 +1699,7 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenue {
 }
 impl UpgradeVenue {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1870,6 +1887,7 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenueFirmwareView {
 }
 impl UpgradeVenueFirmwareView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2059,6 +2077,7 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenueQueryFilter {
 }
 impl UpgradeVenueQueryFilter {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             search_filter: None,
@@ -2133,6 +2152,7 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenueQueryFilterV1 {
 }
 impl UpgradeVenueQueryFilterV1 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             search_filter: None,
@@ -2201,6 +2221,7 @@ impl<'de> serde::Deserialize<'de> for VenueCurrentVersion {
 }
 impl VenueCurrentVersion {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2278,6 +2299,7 @@ impl<'de> serde::Deserialize<'de> for VenueCurrentVersionView {
 }
 impl VenueCurrentVersionView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2332,6 +2354,7 @@ impl<'a> SwitchFirmwareClient<'a> {
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateVenueSwitchFirmwareSchedules::version`)
     #[doc(alias = "/venues/{venueId}/switchFirmwares/schedules")]
     #[doc(alias = "PUT /venues/{venueId}/switchFirmwares/schedules")]
+    #[inline]
     pub fn update_venue_switch_firmware_schedules(
         &self,
         venue_id: &str,
@@ -2360,6 +2383,7 @@ impl<'a> SwitchFirmwareClient<'a> {
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     #[doc(alias = "/venues/{venueId}/switchFirmwares/schedules")]
     #[doc(alias = "POST /venues/{venueId}/switchFirmwares/schedules")]
+    #[inline]
     pub fn create_venue_switch_firmware_schedule(
         &self,
         venue_id: &str,
@@ -2388,6 +2412,7 @@ impl<'a> SwitchFirmwareClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchFirmwareScheduleV1::version`)
     #[doc(alias = "/venues/{venueId}/switchFirmwares/schedules")]
     #[doc(alias = "POST /venues/{venueId}/switchFirmwares/schedules")]
+    #[inline]
     pub fn create_venue_switch_firmware_schedule_v1(
         &self,
         venue_id: &str,
@@ -2415,6 +2440,7 @@ impl<'a> SwitchFirmwareClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchFirmwareSchedules::version`)
     #[doc(alias = "/venues/{venueId}/switchFirmwares/schedules")]
     #[doc(alias = "DELETE /venues/{venueId}/switchFirmwares/schedules")]
+    #[inline]
     pub fn delete_venue_switch_firmware_schedules(
         &self,
         venue_id: &str,
@@ -2441,6 +2467,7 @@ impl<'a> SwitchFirmwareClient<'a> {
     /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     #[doc(alias = "/switchFirmwares/versions/{versionType}")]
     #[doc(alias = "GET /switchFirmwares/versions/{versionType}")]
+    #[inline]
     pub fn list_switch_firmware_versions(
         &self,
         version_type: &str,
@@ -2463,6 +2490,7 @@ impl<'a> SwitchFirmwareClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListSwitchFirmwareVersionsV1::version`)
     #[doc(alias = "/switchFirmwares/versions/{versionType}")]
     #[doc(alias = "GET /switchFirmwares/versions/{versionType}")]
+    #[inline]
     pub fn list_switch_firmware_versions_v1(
         &self,
         version_type: &str,
@@ -2486,6 +2514,7 @@ impl<'a> SwitchFirmwareClient<'a> {
     /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     #[doc(alias = "/switchFirmwares/currentVersions")]
     #[doc(alias = "GET /switchFirmwares/currentVersions")]
+    #[inline]
     pub fn list_switch_firmware_current_versions(
         &self,
     ) -> ListSwitchFirmwareCurrentVersions<'a> {
@@ -2508,6 +2537,7 @@ impl<'a> SwitchFirmwareClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListSwitchFirmwareCurrentVersionsV1::version`)
     #[doc(alias = "/switchFirmwares/currentVersions")]
     #[doc(alias = "GET /switchFirmwares/currentVersions")]
+    #[inline]
     pub fn list_switch_firmware_current_versions_v1(
         &self,
     ) -> ListSwitchFirmwareCurrentVersionsV1<'a> {
@@ -2534,6 +2564,7 @@ impl<'a> SwitchFirmwareClient<'a> {
     /// - Not paged: the answer is a plain list, not a query page.
     #[doc(alias = "/switchFirmwares/schedules/query")]
     #[doc(alias = "POST /switchFirmwares/schedules/query")]
+    #[inline]
     pub fn query_switch_firmware_schedules(
         &self,
         body: &UpgradeVenueQueryFilter,
@@ -2562,6 +2593,7 @@ impl<'a> SwitchFirmwareClient<'a> {
     /// - Not paged: the answer is a plain list, not a query page.
     #[doc(alias = "/switchFirmwares/schedules/query")]
     #[doc(alias = "POST /switchFirmwares/schedules/query")]
+    #[inline]
     pub fn query_switch_firmware_schedules_v1(
         &self,
         body: &UpgradeVenueQueryFilterV1,
@@ -2590,6 +2622,7 @@ impl<'a> SwitchFirmwareClient<'a> {
     /// - Not paged: the answer is a plain list, not a query page.
     #[doc(alias = "/switchFirmwares/schedules/switches/query")]
     #[doc(alias = "POST /switchFirmwares/schedules/switches/query")]
+    #[inline]
     pub fn query_switch_firmware_schedule_switches(
         &self,
         body: &UpgradeSwitchQueryFilter,
@@ -2618,6 +2651,7 @@ impl<'a> SwitchFirmwareClient<'a> {
     /// - Not paged: the answer is a plain list, not a query page.
     #[doc(alias = "/switchFirmwares/schedules/switches/query")]
     #[doc(alias = "POST /switchFirmwares/schedules/switches/query")]
+    #[inline]
     pub fn query_switch_firmware_schedule_switches_v1(
         &self,
         body: &UpgradeSwitchQueryFilterV1,
@@ -2646,6 +2680,7 @@ impl<'a> SwitchFirmwareClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/switchFirmwares/upgradeStatusDetails/query")]
     #[doc(alias = "POST /venues/switchFirmwares/upgradeStatusDetails/query")]
+    #[inline]
     pub fn query_venue_switch_firmware_upgrade_status_details(
         &self,
     ) -> QueryVenueSwitchFirmwareUpgradeStatusDetails<'a> {
@@ -2683,18 +2718,12 @@ static UPDATE_VENUE_SWITCH_FIRMWARE_SCHEDULES: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `update_venue_switch_firmware_schedules`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueSwitchFirmwareSchedulesVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueSwitchFirmwareSchedulesVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchFirmwareClient::update_venue_switch_firmware_schedules` (Update venue switch firmware schedule).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2705,11 +2734,13 @@ pub struct UpdateVenueSwitchFirmwareSchedules<'a> {
 }
 impl<'a> UpdateVenueSwitchFirmwareSchedules<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueSwitchFirmwareSchedulesVersion,
@@ -2718,16 +2749,19 @@ impl<'a> UpdateVenueSwitchFirmwareSchedules<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2736,6 +2770,7 @@ impl<'a> UpdateVenueSwitchFirmwareSchedules<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2772,6 +2807,7 @@ pub struct CreateVenueSwitchFirmwareSchedule<'a> {
 }
 impl<'a> CreateVenueSwitchFirmwareSchedule<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -2780,21 +2816,25 @@ impl<'a> CreateVenueSwitchFirmwareSchedule<'a> {
     ///
     /// query parameter `manualOverride`; `boolean`; default: false.
     /// Provenance: reference (switch_service_api-0.4.0.yaml UpdateSchedule_1).
+    #[inline]
     pub fn manual_override(mut self, manual_override: bool) -> Self {
         self.req.query("manualOverride", &manual_override);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2803,6 +2843,7 @@ impl<'a> CreateVenueSwitchFirmwareSchedule<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2834,16 +2875,11 @@ static CREATE_VENUE_SWITCH_FIRMWARE_SCHEDULE_V1: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `create_venue_switch_firmware_schedule_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueSwitchFirmwareScheduleV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueSwitchFirmwareScheduleV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchFirmwareClient::create_venue_switch_firmware_schedule_v1` (Create venue switch firmware schedule (v1)).
 ///
 /// Optional parameters: [`manual_override`](Self::manual_override).
@@ -2855,6 +2891,7 @@ pub struct CreateVenueSwitchFirmwareScheduleV1<'a> {
 }
 impl<'a> CreateVenueSwitchFirmwareScheduleV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -2863,11 +2900,13 @@ impl<'a> CreateVenueSwitchFirmwareScheduleV1<'a> {
     ///
     /// query parameter `manualOverride`; `boolean`; default: false.
     /// Provenance: reference (switch_service_api-0.4.0.yaml UpdateSchedule_1).
+    #[inline]
     pub fn manual_override(mut self, manual_override: bool) -> Self {
         self.req.query("manualOverride", &manual_override);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: CreateVenueSwitchFirmwareScheduleV1Version,
@@ -2876,16 +2915,19 @@ impl<'a> CreateVenueSwitchFirmwareScheduleV1<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2894,6 +2936,7 @@ impl<'a> CreateVenueSwitchFirmwareScheduleV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2925,16 +2968,11 @@ static DELETE_VENUE_SWITCH_FIRMWARE_SCHEDULES: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `delete_venue_switch_firmware_schedules`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueSwitchFirmwareSchedulesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type DeleteVenueSwitchFirmwareSchedulesVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchFirmwareClient::delete_venue_switch_firmware_schedules` (Delete venue switch firmware schedule).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2945,11 +2983,13 @@ pub struct DeleteVenueSwitchFirmwareSchedules<'a> {
 }
 impl<'a> DeleteVenueSwitchFirmwareSchedules<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeleteVenueSwitchFirmwareSchedulesVersion,
@@ -2958,16 +2998,19 @@ impl<'a> DeleteVenueSwitchFirmwareSchedules<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2976,6 +3019,7 @@ impl<'a> DeleteVenueSwitchFirmwareSchedules<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3011,21 +3055,25 @@ pub struct ListSwitchFirmwareVersions<'a> {
 }
 impl<'a> ListSwitchFirmwareVersions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3034,6 +3082,7 @@ impl<'a> ListSwitchFirmwareVersions<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3065,16 +3114,11 @@ static LIST_SWITCH_FIRMWARE_VERSIONS_V1: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `list_switch_firmware_versions_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListSwitchFirmwareVersionsV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListSwitchFirmwareVersionsV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchFirmwareClient::list_switch_firmware_versions_v1` (List switch firmware versions (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3085,26 +3129,31 @@ pub struct ListSwitchFirmwareVersionsV1<'a> {
 }
 impl<'a> ListSwitchFirmwareVersionsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListSwitchFirmwareVersionsV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3113,6 +3162,7 @@ impl<'a> ListSwitchFirmwareVersionsV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3148,21 +3198,25 @@ pub struct ListSwitchFirmwareCurrentVersions<'a> {
 }
 impl<'a> ListSwitchFirmwareCurrentVersions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3171,6 +3225,7 @@ impl<'a> ListSwitchFirmwareCurrentVersions<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3202,16 +3257,11 @@ static LIST_SWITCH_FIRMWARE_CURRENT_VERSIONS_V1: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `list_switch_firmware_current_versions_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListSwitchFirmwareCurrentVersionsV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListSwitchFirmwareCurrentVersionsV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchFirmwareClient::list_switch_firmware_current_versions_v1` (List current switch firmware versions (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3222,11 +3272,13 @@ pub struct ListSwitchFirmwareCurrentVersionsV1<'a> {
 }
 impl<'a> ListSwitchFirmwareCurrentVersionsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ListSwitchFirmwareCurrentVersionsV1Version,
@@ -3235,16 +3287,19 @@ impl<'a> ListSwitchFirmwareCurrentVersionsV1<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3253,6 +3308,7 @@ impl<'a> ListSwitchFirmwareCurrentVersionsV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3288,21 +3344,25 @@ pub struct QuerySwitchFirmwareSchedules<'a> {
 }
 impl<'a> QuerySwitchFirmwareSchedules<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3311,6 +3371,7 @@ impl<'a> QuerySwitchFirmwareSchedules<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3342,16 +3403,11 @@ static QUERY_SWITCH_FIRMWARE_SCHEDULES_V1: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `query_switch_firmware_schedules_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QuerySwitchFirmwareSchedulesV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QuerySwitchFirmwareSchedulesV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchFirmwareClient::query_switch_firmware_schedules_v1` (Query switch firmware schedules (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3362,26 +3418,31 @@ pub struct QuerySwitchFirmwareSchedulesV1<'a> {
 }
 impl<'a> QuerySwitchFirmwareSchedulesV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QuerySwitchFirmwareSchedulesV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3390,6 +3451,7 @@ impl<'a> QuerySwitchFirmwareSchedulesV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3425,21 +3487,25 @@ pub struct QuerySwitchFirmwareScheduleSwitches<'a> {
 }
 impl<'a> QuerySwitchFirmwareScheduleSwitches<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3448,6 +3514,7 @@ impl<'a> QuerySwitchFirmwareScheduleSwitches<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3479,16 +3546,11 @@ static QUERY_SWITCH_FIRMWARE_SCHEDULE_SWITCHES_V1: ruckus_one_runtime::Operation
 };
 /// Representations offered by `query_switch_firmware_schedule_switches_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QuerySwitchFirmwareScheduleSwitchesV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QuerySwitchFirmwareScheduleSwitchesV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchFirmwareClient::query_switch_firmware_schedule_switches_v1` (Query switches of firmware schedules (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3499,11 +3561,13 @@ pub struct QuerySwitchFirmwareScheduleSwitchesV1<'a> {
 }
 impl<'a> QuerySwitchFirmwareScheduleSwitchesV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: QuerySwitchFirmwareScheduleSwitchesV1Version,
@@ -3512,16 +3576,19 @@ impl<'a> QuerySwitchFirmwareScheduleSwitchesV1<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3530,6 +3597,7 @@ impl<'a> QuerySwitchFirmwareScheduleSwitchesV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3566,11 +3634,13 @@ pub struct QueryVenueSwitchFirmwareUpgradeStatusDetails<'a> {
 }
 impl<'a> QueryVenueSwitchFirmwareUpgradeStatusDetails<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
@@ -3583,26 +3653,31 @@ impl<'a> QueryVenueSwitchFirmwareUpgradeStatusDetails<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3611,6 +3686,7 @@ impl<'a> QueryVenueSwitchFirmwareUpgradeStatusDetails<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

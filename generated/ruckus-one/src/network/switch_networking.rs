@@ -55,6 +55,7 @@ impl<'de> serde::Deserialize<'de> for AclIntersectionView {
 }
 impl AclIntersectionView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -132,6 +133,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryDetailSortInfo {
 }
 impl ConfigurationHistoryDetailSortInfo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             sort_column: None,
@@ -263,6 +265,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryFilter {
 }
 impl ConfigurationHistoryFilter {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             filter_by_status: None,
@@ -342,6 +345,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryForVenueQueryRequest {
 }
 impl ConfigurationHistoryForVenueQueryRequest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             filter_by_status: None,
@@ -443,6 +447,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryRequest {
 }
 impl ConfigurationHistoryRequest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             sort_info: None,
@@ -573,6 +578,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryVenueInfoView {
 }
 impl ConfigurationHistoryVenueInfoView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             config_type: None,
@@ -681,6 +687,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryVenueView {
 }
 impl ConfigurationHistoryVenueView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -755,6 +762,7 @@ impl<'de> serde::Deserialize<'de> for DhcpServerResponse {
 }
 impl DhcpServerResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -820,6 +828,7 @@ impl<'de> serde::Deserialize<'de> for DhcpServerStateView {
 }
 impl DhcpServerStateView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             state: None,
@@ -952,6 +961,7 @@ impl<'de> serde::Deserialize<'de> for Lag {
 }
 impl Lag {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -1044,6 +1054,7 @@ impl<'de> serde::Deserialize<'de> for LagResponse {
 }
 impl LagResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -1140,6 +1151,7 @@ impl<'de> serde::Deserialize<'de> for LagView {
 }
 impl LagView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1262,6 +1274,7 @@ impl<'de> serde::Deserialize<'de> for SortInfo {
 }
 impl SortInfo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             sort_column: None,
@@ -1379,6 +1392,7 @@ impl<'de> serde::Deserialize<'de> for StaticRouteResponse {
 }
 impl StaticRouteResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -1451,6 +1465,7 @@ impl<'de> serde::Deserialize<'de> for StaticRouteView {
 }
 impl StaticRouteView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1534,6 +1549,7 @@ impl<'de> serde::Deserialize<'de> for SwitchAclView {
 }
 impl SwitchAclView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1628,6 +1644,7 @@ impl<'de> serde::Deserialize<'de> for SwitchVenueSettings {
 }
 impl SwitchVenueSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1743,6 +1760,7 @@ impl<'de> serde::Deserialize<'de> for SwitchVlan {
 }
 impl SwitchVlan {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1869,6 +1887,7 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanOverview {
 }
 impl SwitchVlanOverview {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             switch_id: None,
@@ -1943,6 +1962,7 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanResponse {
 }
 impl SwitchVlanResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -2040,6 +2060,7 @@ impl<'de> serde::Deserialize<'de> for SwitchVlans {
 }
 impl SwitchVlans {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(switch_id: String) -> Self {
         Self {
             id: None,
@@ -2189,6 +2210,7 @@ impl<'de> serde::Deserialize<'de> for VePort {
 }
 impl VePort {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             ve_id: None,
@@ -2305,6 +2327,7 @@ impl<'de> serde::Deserialize<'de> for VePortResponse {
 }
 impl VePortResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -2380,6 +2403,7 @@ impl<'de> serde::Deserialize<'de> for VlanIntersectContent {
 }
 impl VlanIntersectContent {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             switch_id: None,
@@ -2469,6 +2493,7 @@ impl<'de> serde::Deserialize<'de> for VlanIntersectionResponse {
 }
 impl VlanIntersectionResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             switch_default_vlan: None,
@@ -2555,6 +2580,7 @@ impl<'de> serde::Deserialize<'de> for VlanVePort {
 }
 impl VlanVePort {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2618,6 +2644,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vlans")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/vlans")]
+    #[inline]
     pub fn list_venue_switch_vlans(
         &self,
         venue_id: &str,
@@ -2642,6 +2669,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchVlansV1::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vlans")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/vlans")]
+    #[inline]
     pub fn list_venue_switch_vlans_v1(
         &self,
         venue_id: &str,
@@ -2667,6 +2695,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchVlan::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vlans")]
     #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/vlans")]
+    #[inline]
     pub fn create_venue_switch_vlan(
         &self,
         venue_id: &str,
@@ -2694,6 +2723,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchVlans::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vlans")]
     #[doc(alias = "DELETE /venues/{venueId}/switches/{switchId}/vlans")]
+    #[inline]
     pub fn delete_venue_switch_vlans(
         &self,
         venue_id: &str,
@@ -2722,6 +2752,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Provenance: inferred (placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vlans/{vlanId}")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/vlans/{vlanId}")]
+    #[inline]
     pub fn get_venue_switch_vlan(
         &self,
         venue_id: &str,
@@ -2750,6 +2781,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Provenance: inferred (placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vlans/{vlanId}")]
     #[doc(alias = "PUT /venues/{venueId}/switches/{switchId}/vlans/{vlanId}")]
+    #[inline]
     pub fn update_venue_switch_vlan(
         &self,
         venue_id: &str,
@@ -2779,6 +2811,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Provenance: inferred (placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vlans/{vlanId}")]
     #[doc(alias = "DELETE /venues/{venueId}/switches/{switchId}/vlans/{vlanId}")]
+    #[inline]
     pub fn delete_venue_switch_vlan(
         &self,
         venue_id: &str,
@@ -2804,6 +2837,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchVePorts::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vePorts")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/vePorts")]
+    #[inline]
     pub fn list_venue_switch_ve_ports(
         &self,
         venue_id: &str,
@@ -2829,6 +2863,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchVePort::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vePorts")]
     #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/vePorts")]
+    #[inline]
     pub fn create_venue_switch_ve_port(
         &self,
         venue_id: &str,
@@ -2856,6 +2891,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchVePorts::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vePorts")]
     #[doc(alias = "DELETE /venues/{venueId}/switches/{switchId}/vePorts")]
+    #[inline]
     pub fn delete_venue_switch_ve_ports(
         &self,
         venue_id: &str,
@@ -2884,6 +2920,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Provenance: inferred (placeholder name vePortId chosen; the document gives the item form without naming its placeholder).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vePorts/{vePortId}")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}")]
+    #[inline]
     pub fn get_venue_switch_ve_port(
         &self,
         venue_id: &str,
@@ -2912,6 +2949,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Provenance: inferred (placeholder name vePortId chosen; the document gives the item form without naming its placeholder).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vePorts/{vePortId}")]
     #[doc(alias = "PUT /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}")]
+    #[inline]
     pub fn update_venue_switch_ve_port(
         &self,
         venue_id: &str,
@@ -2941,6 +2979,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Provenance: inferred (placeholder name vePortId chosen; the document gives the item form without naming its placeholder).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vePorts/{vePortId}")]
     #[doc(alias = "DELETE /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}")]
+    #[inline]
     pub fn delete_venue_switch_ve_port(
         &self,
         venue_id: &str,
@@ -2966,6 +3005,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchStaticRoutes::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/staticRoutes")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/staticRoutes")]
+    #[inline]
     pub fn list_venue_switch_static_routes(
         &self,
         venue_id: &str,
@@ -2991,6 +3031,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchStaticRoute::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/staticRoutes")]
     #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/staticRoutes")]
+    #[inline]
     pub fn create_venue_switch_static_route(
         &self,
         venue_id: &str,
@@ -3020,6 +3061,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchStaticRoutes::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/staticRoutes")]
     #[doc(alias = "DELETE /venues/{venueId}/switches/{switchId}/staticRoutes")]
+    #[inline]
     pub fn delete_venue_switch_static_routes(
         &self,
         venue_id: &str,
@@ -3052,6 +3094,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     #[doc(
         alias = "GET /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}"
     )]
+    #[inline]
     pub fn get_venue_switch_static_route(
         &self,
         venue_id: &str,
@@ -3082,6 +3125,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     #[doc(
         alias = "PUT /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}"
     )]
+    #[inline]
     pub fn update_venue_switch_static_route(
         &self,
         venue_id: &str,
@@ -3115,6 +3159,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     #[doc(
         alias = "DELETE /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}"
     )]
+    #[inline]
     pub fn delete_venue_switch_static_route(
         &self,
         venue_id: &str,
@@ -3142,6 +3187,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchLags::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/lags")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/lags")]
+    #[inline]
     pub fn list_venue_switch_lags(
         &self,
         venue_id: &str,
@@ -3167,6 +3213,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchLag::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/lags")]
     #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/lags")]
+    #[inline]
     pub fn create_venue_switch_lag(
         &self,
         venue_id: &str,
@@ -3194,6 +3241,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchLags::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/lags")]
     #[doc(alias = "DELETE /venues/{venueId}/switches/{switchId}/lags")]
+    #[inline]
     pub fn delete_venue_switch_lags(
         &self,
         venue_id: &str,
@@ -3222,6 +3270,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Provenance: inferred (placeholder name lagId chosen; the document gives the item form without naming its placeholder).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/lags/{lagId}")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/lags/{lagId}")]
+    #[inline]
     pub fn get_venue_switch_lag(
         &self,
         venue_id: &str,
@@ -3250,6 +3299,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Provenance: inferred (placeholder name lagId chosen; the document gives the item form without naming its placeholder).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/lags/{lagId}")]
     #[doc(alias = "PUT /venues/{venueId}/switches/{switchId}/lags/{lagId}")]
+    #[inline]
     pub fn update_venue_switch_lag(
         &self,
         venue_id: &str,
@@ -3279,6 +3329,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Provenance: inferred (placeholder name lagId chosen; the document gives the item form without naming its placeholder).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/lags/{lagId}")]
     #[doc(alias = "DELETE /venues/{venueId}/switches/{switchId}/lags/{lagId}")]
+    #[inline]
     pub fn delete_venue_switch_lag(
         &self,
         venue_id: &str,
@@ -3306,6 +3357,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/dhcpServers")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/dhcpServers")]
+    #[inline]
     pub fn list_venue_switch_dhcp_servers(
         &self,
         venue_id: &str,
@@ -3331,6 +3383,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchDhcpServer::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/dhcpServers")]
     #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/dhcpServers")]
+    #[inline]
     pub fn create_venue_switch_dhcp_server(
         &self,
         venue_id: &str,
@@ -3358,6 +3411,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchDhcpServers::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/dhcpServers")]
     #[doc(alias = "DELETE /venues/{venueId}/switches/{switchId}/dhcpServers")]
+    #[inline]
     pub fn delete_venue_switch_dhcp_servers(
         &self,
         venue_id: &str,
@@ -3390,6 +3444,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     #[doc(
         alias = "GET /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}"
     )]
+    #[inline]
     pub fn get_venue_switch_dhcp_server(
         &self,
         venue_id: &str,
@@ -3420,6 +3475,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     #[doc(
         alias = "PUT /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}"
     )]
+    #[inline]
     pub fn update_venue_switch_dhcp_server(
         &self,
         venue_id: &str,
@@ -3451,6 +3507,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     #[doc(
         alias = "DELETE /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}"
     )]
+    #[inline]
     pub fn delete_venue_switch_dhcp_server(
         &self,
         venue_id: &str,
@@ -3481,6 +3538,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - The rows are typed `SwitchVlanView`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vlans/query")]
     #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/vlans/query")]
+    #[inline]
     pub fn query_venue_switch_vlans(
         &self,
         venue_id: &str,
@@ -3512,6 +3570,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - The rows are typed `VePortView`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vePorts/query")]
     #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/vePorts/query")]
+    #[inline]
     pub fn query_venue_switch_ve_ports(
         &self,
         venue_id: &str,
@@ -3543,6 +3602,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - The rows are typed `DhcpServerView`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/dhcpServers/query")]
     #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/dhcpServers/query")]
+    #[inline]
     pub fn query_venue_switch_dhcp_servers(
         &self,
         venue_id: &str,
@@ -3574,6 +3634,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - The rows are typed `AclView`, the switch service's ACL read type (inferred: the description leaves the query's rows untyped; the vendor's answer in ../shared/reference/payloads/ui-fixtures/query_switch_acls_legacy decodes with it).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/acls/query")]
     #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/acls/query")]
+    #[inline]
     pub fn query_venue_switch_acls(
         &self,
         venue_id: &str,
@@ -3600,6 +3661,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchAcls::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/acls")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/acls")]
+    #[inline]
     pub fn list_venue_switch_acls(
         &self,
         venue_id: &str,
@@ -3624,6 +3686,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchAclUnions::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/aclUnions")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/aclUnions")]
+    #[inline]
     pub fn list_venue_switch_acl_unions(
         &self,
         venue_id: &str,
@@ -3648,6 +3711,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchVlanUnions::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vlanUnions")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/vlanUnions")]
+    #[inline]
     pub fn list_venue_switch_vlan_unions(
         &self,
         venue_id: &str,
@@ -3673,6 +3737,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchVenueSwitchDhcpServerStates::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/dhcpServerStates")]
     #[doc(alias = "PATCH /venues/{venueId}/switches/{switchId}/dhcpServerStates")]
+    #[inline]
     pub fn patch_venue_switch_dhcp_server_states(
         &self,
         venue_id: &str,
@@ -3704,6 +3769,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Not paged: the body is a list of switch identifiers and the answer a list of VLANs.
     #[doc(alias = "/venues/{venueId}/vlans/query")]
     #[doc(alias = "POST /venues/{venueId}/vlans/query")]
+    #[inline]
     pub fn query_venue_vlans(
         &self,
         venue_id: &str,
@@ -3732,6 +3798,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/taggedVlans/query")]
     #[doc(alias = "POST /venues/{venueId}/taggedVlans/query")]
+    #[inline]
     pub fn query_venue_tagged_vlans(&self, venue_id: &str) -> QueryVenueTaggedVlans<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3755,6 +3822,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/untaggedVlans/query")]
     #[doc(alias = "POST /venues/{venueId}/untaggedVlans/query")]
+    #[inline]
     pub fn query_venue_untagged_vlans(
         &self,
         venue_id: &str,
@@ -3782,6 +3850,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - The rows are typed `VePortView`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
     #[doc(alias = "/venues/{venueId}/vePorts/query")]
     #[doc(alias = "POST /venues/{venueId}/vePorts/query")]
+    #[inline]
     pub fn query_venue_ve_ports(
         &self,
         venue_id: &str,
@@ -3808,6 +3877,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/vlans")]
     #[doc(alias = "GET /venues/{venueId}/vlans")]
+    #[inline]
     pub fn list_venue_vlans(&self, venue_id: &str) -> ListVenueVlans<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3829,6 +3899,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/trustedPorts")]
     #[doc(alias = "GET /venues/{venueId}/trustedPorts")]
+    #[inline]
     pub fn list_venue_trusted_ports(&self, venue_id: &str) -> ListVenueTrustedPorts<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3850,6 +3921,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     #[doc(alias = "/venues/{venueId}/switchSettings")]
     #[doc(alias = "GET /venues/{venueId}/switchSettings")]
     #[doc(alias = "GetVenueSetting_1_1")]
+    #[inline]
     pub fn get_venue_setting(&self, venue_id: &str) -> GetVenueSetting<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3872,6 +3944,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     #[doc(alias = "/venues/{venueId}/switchSettings")]
     #[doc(alias = "PUT /venues/{venueId}/switchSettings")]
     #[doc(alias = "UpdateVenueSetting_1_1")]
+    #[inline]
     pub fn update_venue_setting(
         &self,
         venue_id: &str,
@@ -3899,6 +3972,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     #[doc(alias = "/venues/{venueId}/vlans")]
     #[doc(alias = "POST /venues/{venueId}/vlans")]
     #[doc(alias = "AddSwitchVlans")]
+    #[inline]
     pub fn add_switch_vlans(
         &self,
         venue_id: &str,
@@ -3930,6 +4004,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         alias = "POST /venues/{venueId}/transactions/{transactionId}/configHistDetails"
     )]
     #[doc(alias = "GetVenueConfigurationHistoryDetailByTransaction_1_1")]
+    #[inline]
     pub fn get_venue_configuration_history_detail_by_transaction(
         &self,
         venue_id: &str,
@@ -3961,6 +4036,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     #[doc(alias = "/venues/{venueId}/deviceRequests")]
     #[doc(alias = "POST /venues/{venueId}/deviceRequests")]
     #[doc(alias = "SyncVenueAdminPasswordMultipleDeviceRequests")]
+    #[inline]
     pub fn sync_venue_admin_password_multiple_device_requests(
         &self,
         venue_id: &str,
@@ -3991,6 +4067,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     #[doc(alias = "/venues/{venueId}/configHistories/query")]
     #[doc(alias = "POST /venues/{venueId}/configHistories/query")]
     #[doc(alias = "GetConfigurationHistoryByVenue_1_1")]
+    #[inline]
     pub fn get_configuration_history_by_venue(
         &self,
         venue_id: &str,
@@ -4019,6 +4096,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     #[doc(alias = "/venues/{venueId}/vlanUnions")]
     #[doc(alias = "GET /venues/{venueId}/vlanUnions")]
     #[doc(alias = "GetVlanUnionByVenue_1_1")]
+    #[inline]
     pub fn get_vlan_union_by_venue(&self, venue_id: &str) -> GetVlanUnionByVenue<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4052,21 +4130,25 @@ pub struct ListVenueSwitchVlans<'a> {
 }
 impl<'a> ListVenueSwitchVlans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4075,6 +4157,7 @@ impl<'a> ListVenueSwitchVlans<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4106,16 +4189,11 @@ static LIST_VENUE_SWITCH_VLANS_V1: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `list_venue_switch_vlans_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListVenueSwitchVlansV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListVenueSwitchVlansV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::list_venue_switch_vlans_v1` (List switch VLANs (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4126,26 +4204,31 @@ pub struct ListVenueSwitchVlansV1<'a> {
 }
 impl<'a> ListVenueSwitchVlansV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListVenueSwitchVlansV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4154,6 +4237,7 @@ impl<'a> ListVenueSwitchVlansV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4185,16 +4269,11 @@ static CREATE_VENUE_SWITCH_VLAN: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `create_venue_switch_vlan`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueSwitchVlanVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueSwitchVlanVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::create_venue_switch_vlan` (Add switch VLAN).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4205,26 +4284,31 @@ pub struct CreateVenueSwitchVlan<'a> {
 }
 impl<'a> CreateVenueSwitchVlan<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateVenueSwitchVlanVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4233,6 +4317,7 @@ impl<'a> CreateVenueSwitchVlan<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4264,16 +4349,11 @@ static DELETE_VENUE_SWITCH_VLANS: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `delete_venue_switch_vlans`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueSwitchVlansVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type DeleteVenueSwitchVlansVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::delete_venue_switch_vlans` (Delete switch VLANs).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4284,26 +4364,31 @@ pub struct DeleteVenueSwitchVlans<'a> {
 }
 impl<'a> DeleteVenueSwitchVlans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueSwitchVlansVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4312,6 +4397,7 @@ impl<'a> DeleteVenueSwitchVlans<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4343,16 +4429,11 @@ static GET_VENUE_SWITCH_VLAN: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `get_venue_switch_vlan`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueSwitchVlanVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueSwitchVlanVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::get_venue_switch_vlan` (Get switch VLAN).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4363,26 +4444,31 @@ pub struct GetVenueSwitchVlan<'a> {
 }
 impl<'a> GetVenueSwitchVlan<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueSwitchVlanVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4391,6 +4477,7 @@ impl<'a> GetVenueSwitchVlan<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4422,16 +4509,11 @@ static UPDATE_VENUE_SWITCH_VLAN: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `update_venue_switch_vlan`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueSwitchVlanVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueSwitchVlanVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::update_venue_switch_vlan` (Update switch VLAN).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4442,26 +4524,31 @@ pub struct UpdateVenueSwitchVlan<'a> {
 }
 impl<'a> UpdateVenueSwitchVlan<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueSwitchVlanVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4470,6 +4557,7 @@ impl<'a> UpdateVenueSwitchVlan<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4501,16 +4589,11 @@ static DELETE_VENUE_SWITCH_VLAN: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `delete_venue_switch_vlan`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueSwitchVlanVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteVenueSwitchVlanVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::delete_venue_switch_vlan` (Delete switch VLAN).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4521,26 +4604,31 @@ pub struct DeleteVenueSwitchVlan<'a> {
 }
 impl<'a> DeleteVenueSwitchVlan<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueSwitchVlanVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4549,6 +4637,7 @@ impl<'a> DeleteVenueSwitchVlan<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4580,16 +4669,11 @@ static LIST_VENUE_SWITCH_VE_PORTS: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `list_venue_switch_ve_ports`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListVenueSwitchVePortsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListVenueSwitchVePortsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::list_venue_switch_ve_ports` (List switch VE ports).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4600,26 +4684,31 @@ pub struct ListVenueSwitchVePorts<'a> {
 }
 impl<'a> ListVenueSwitchVePorts<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListVenueSwitchVePortsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4628,6 +4717,7 @@ impl<'a> ListVenueSwitchVePorts<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4659,16 +4749,11 @@ static CREATE_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `create_venue_switch_ve_port`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueSwitchVePortVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueSwitchVePortVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::create_venue_switch_ve_port` (Add switch VE port).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4679,26 +4764,31 @@ pub struct CreateVenueSwitchVePort<'a> {
 }
 impl<'a> CreateVenueSwitchVePort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateVenueSwitchVePortVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4707,6 +4797,7 @@ impl<'a> CreateVenueSwitchVePort<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4738,16 +4829,11 @@ static DELETE_VENUE_SWITCH_VE_PORTS: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `delete_venue_switch_ve_ports`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueSwitchVePortsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type DeleteVenueSwitchVePortsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::delete_venue_switch_ve_ports` (Delete switch VE ports).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4758,26 +4844,31 @@ pub struct DeleteVenueSwitchVePorts<'a> {
 }
 impl<'a> DeleteVenueSwitchVePorts<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueSwitchVePortsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4786,6 +4877,7 @@ impl<'a> DeleteVenueSwitchVePorts<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4817,16 +4909,11 @@ static GET_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `get_venue_switch_ve_port`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueSwitchVePortVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueSwitchVePortVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::get_venue_switch_ve_port` (Get switch VE port).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4837,26 +4924,31 @@ pub struct GetVenueSwitchVePort<'a> {
 }
 impl<'a> GetVenueSwitchVePort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueSwitchVePortVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4865,6 +4957,7 @@ impl<'a> GetVenueSwitchVePort<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4896,16 +4989,11 @@ static UPDATE_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `update_venue_switch_ve_port`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueSwitchVePortVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueSwitchVePortVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::update_venue_switch_ve_port` (Update switch VE port).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4916,26 +5004,31 @@ pub struct UpdateVenueSwitchVePort<'a> {
 }
 impl<'a> UpdateVenueSwitchVePort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueSwitchVePortVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4944,6 +5037,7 @@ impl<'a> UpdateVenueSwitchVePort<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4975,16 +5069,11 @@ static DELETE_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `delete_venue_switch_ve_port`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueSwitchVePortVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteVenueSwitchVePortVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::delete_venue_switch_ve_port` (Delete switch VE port).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4995,26 +5084,31 @@ pub struct DeleteVenueSwitchVePort<'a> {
 }
 impl<'a> DeleteVenueSwitchVePort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueSwitchVePortVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5023,6 +5117,7 @@ impl<'a> DeleteVenueSwitchVePort<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5054,16 +5149,11 @@ static LIST_VENUE_SWITCH_STATIC_ROUTES: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `list_venue_switch_static_routes`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListVenueSwitchStaticRoutesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListVenueSwitchStaticRoutesVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::list_venue_switch_static_routes` (List switch static routes).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5074,26 +5164,31 @@ pub struct ListVenueSwitchStaticRoutes<'a> {
 }
 impl<'a> ListVenueSwitchStaticRoutes<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListVenueSwitchStaticRoutesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5102,6 +5197,7 @@ impl<'a> ListVenueSwitchStaticRoutes<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5133,16 +5229,11 @@ static CREATE_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `create_venue_switch_static_route`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueSwitchStaticRouteVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueSwitchStaticRouteVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::create_venue_switch_static_route` (Add switch static route).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5153,26 +5244,31 @@ pub struct CreateVenueSwitchStaticRoute<'a> {
 }
 impl<'a> CreateVenueSwitchStaticRoute<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateVenueSwitchStaticRouteVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5181,6 +5277,7 @@ impl<'a> CreateVenueSwitchStaticRoute<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5212,16 +5309,11 @@ static DELETE_VENUE_SWITCH_STATIC_ROUTES: ruckus_one_runtime::Operation = ruckus
 };
 /// Representations offered by `delete_venue_switch_static_routes`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueSwitchStaticRoutesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type DeleteVenueSwitchStaticRoutesVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::delete_venue_switch_static_routes` (Delete switch static routes).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5232,26 +5324,31 @@ pub struct DeleteVenueSwitchStaticRoutes<'a> {
 }
 impl<'a> DeleteVenueSwitchStaticRoutes<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueSwitchStaticRoutesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5260,6 +5357,7 @@ impl<'a> DeleteVenueSwitchStaticRoutes<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5291,16 +5389,11 @@ static GET_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `get_venue_switch_static_route`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueSwitchStaticRouteVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueSwitchStaticRouteVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::get_venue_switch_static_route` (Get switch static route).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5311,26 +5404,31 @@ pub struct GetVenueSwitchStaticRoute<'a> {
 }
 impl<'a> GetVenueSwitchStaticRoute<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueSwitchStaticRouteVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5339,6 +5437,7 @@ impl<'a> GetVenueSwitchStaticRoute<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5370,16 +5469,11 @@ static UPDATE_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `update_venue_switch_static_route`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueSwitchStaticRouteVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueSwitchStaticRouteVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::update_venue_switch_static_route` (Update switch static route).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5390,26 +5484,31 @@ pub struct UpdateVenueSwitchStaticRoute<'a> {
 }
 impl<'a> UpdateVenueSwitchStaticRoute<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueSwitchStaticRouteVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5418,6 +5517,7 @@ impl<'a> UpdateVenueSwitchStaticRoute<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5449,16 +5549,11 @@ static DELETE_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `delete_venue_switch_static_route`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueSwitchStaticRouteVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteVenueSwitchStaticRouteVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::delete_venue_switch_static_route` (Delete switch static route).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5469,26 +5564,31 @@ pub struct DeleteVenueSwitchStaticRoute<'a> {
 }
 impl<'a> DeleteVenueSwitchStaticRoute<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueSwitchStaticRouteVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5497,6 +5597,7 @@ impl<'a> DeleteVenueSwitchStaticRoute<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5528,16 +5629,11 @@ static LIST_VENUE_SWITCH_LAGS: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `list_venue_switch_lags`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListVenueSwitchLagsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListVenueSwitchLagsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::list_venue_switch_lags` (List switch LAGs).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5548,26 +5644,31 @@ pub struct ListVenueSwitchLags<'a> {
 }
 impl<'a> ListVenueSwitchLags<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListVenueSwitchLagsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5576,6 +5677,7 @@ impl<'a> ListVenueSwitchLags<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5607,16 +5709,11 @@ static CREATE_VENUE_SWITCH_LAG: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `create_venue_switch_lag`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueSwitchLagVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueSwitchLagVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::create_venue_switch_lag` (Add switch LAG).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5627,26 +5724,31 @@ pub struct CreateVenueSwitchLag<'a> {
 }
 impl<'a> CreateVenueSwitchLag<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateVenueSwitchLagVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5655,6 +5757,7 @@ impl<'a> CreateVenueSwitchLag<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5686,16 +5789,11 @@ static DELETE_VENUE_SWITCH_LAGS: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `delete_venue_switch_lags`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueSwitchLagsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type DeleteVenueSwitchLagsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::delete_venue_switch_lags` (Delete switch LAGs).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5706,26 +5804,31 @@ pub struct DeleteVenueSwitchLags<'a> {
 }
 impl<'a> DeleteVenueSwitchLags<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueSwitchLagsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5734,6 +5837,7 @@ impl<'a> DeleteVenueSwitchLags<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5765,16 +5869,11 @@ static GET_VENUE_SWITCH_LAG: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `get_venue_switch_lag`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueSwitchLagVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueSwitchLagVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::get_venue_switch_lag` (Get switch LAG).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5785,32 +5884,38 @@ pub struct GetVenueSwitchLag<'a> {
 }
 impl<'a> GetVenueSwitchLag<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueSwitchLagVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<LagView, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5839,16 +5944,11 @@ static UPDATE_VENUE_SWITCH_LAG: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `update_venue_switch_lag`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueSwitchLagVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueSwitchLagVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::update_venue_switch_lag` (Update switch LAG).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5859,26 +5959,31 @@ pub struct UpdateVenueSwitchLag<'a> {
 }
 impl<'a> UpdateVenueSwitchLag<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueSwitchLagVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5887,6 +5992,7 @@ impl<'a> UpdateVenueSwitchLag<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5918,16 +6024,11 @@ static DELETE_VENUE_SWITCH_LAG: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `delete_venue_switch_lag`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueSwitchLagVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteVenueSwitchLagVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::delete_venue_switch_lag` (Delete switch LAG).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5938,26 +6039,31 @@ pub struct DeleteVenueSwitchLag<'a> {
 }
 impl<'a> DeleteVenueSwitchLag<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueSwitchLagVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5966,6 +6072,7 @@ impl<'a> DeleteVenueSwitchLag<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6001,21 +6108,25 @@ pub struct ListVenueSwitchDhcpServers<'a> {
 }
 impl<'a> ListVenueSwitchDhcpServers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6024,6 +6135,7 @@ impl<'a> ListVenueSwitchDhcpServers<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6055,16 +6167,11 @@ static CREATE_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `create_venue_switch_dhcp_server`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueSwitchDhcpServerVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueSwitchDhcpServerVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::create_venue_switch_dhcp_server` (Add switch DHCP server).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6075,26 +6182,31 @@ pub struct CreateVenueSwitchDhcpServer<'a> {
 }
 impl<'a> CreateVenueSwitchDhcpServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateVenueSwitchDhcpServerVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6103,6 +6215,7 @@ impl<'a> CreateVenueSwitchDhcpServer<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6134,16 +6247,11 @@ static DELETE_VENUE_SWITCH_DHCP_SERVERS: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `delete_venue_switch_dhcp_servers`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueSwitchDhcpServersVersion {
-    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type DeleteVenueSwitchDhcpServersVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::delete_venue_switch_dhcp_servers` (Delete switch DHCP servers).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6154,32 +6262,38 @@ pub struct DeleteVenueSwitchDhcpServers<'a> {
 }
 impl<'a> DeleteVenueSwitchDhcpServers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueSwitchDhcpServersVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request; the `204` response has no body.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
         self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6208,16 +6322,11 @@ static GET_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `get_venue_switch_dhcp_server`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueSwitchDhcpServerVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueSwitchDhcpServerVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::get_venue_switch_dhcp_server` (Get switch DHCP server).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6228,26 +6337,31 @@ pub struct GetVenueSwitchDhcpServer<'a> {
 }
 impl<'a> GetVenueSwitchDhcpServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueSwitchDhcpServerVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6256,6 +6370,7 @@ impl<'a> GetVenueSwitchDhcpServer<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6287,16 +6402,11 @@ static UPDATE_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `update_venue_switch_dhcp_server`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueSwitchDhcpServerVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueSwitchDhcpServerVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::update_venue_switch_dhcp_server` (Update switch DHCP server).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6307,26 +6417,31 @@ pub struct UpdateVenueSwitchDhcpServer<'a> {
 }
 impl<'a> UpdateVenueSwitchDhcpServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueSwitchDhcpServerVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6335,6 +6450,7 @@ impl<'a> UpdateVenueSwitchDhcpServer<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6366,16 +6482,11 @@ static DELETE_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `delete_venue_switch_dhcp_server`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueSwitchDhcpServerVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteVenueSwitchDhcpServerVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::delete_venue_switch_dhcp_server` (Delete switch DHCP server).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6386,26 +6497,31 @@ pub struct DeleteVenueSwitchDhcpServer<'a> {
 }
 impl<'a> DeleteVenueSwitchDhcpServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueSwitchDhcpServerVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6414,6 +6530,7 @@ impl<'a> DeleteVenueSwitchDhcpServer<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6445,16 +6562,11 @@ static QUERY_VENUE_SWITCH_VLANS: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `query_venue_switch_vlans`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVenueSwitchVlansVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVenueSwitchVlansVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::query_venue_switch_vlans` (Query switch VLANs).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6465,11 +6577,13 @@ pub struct QueryVenueSwitchVlans<'a> {
 }
 impl<'a> QueryVenueSwitchVlans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryVenueSwitchVlansVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -6482,26 +6596,31 @@ impl<'a> QueryVenueSwitchVlans<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::SwitchVlanView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6510,6 +6629,7 @@ impl<'a> QueryVenueSwitchVlans<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6541,16 +6661,11 @@ static QUERY_VENUE_SWITCH_VE_PORTS: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `query_venue_switch_ve_ports`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVenueSwitchVePortsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVenueSwitchVePortsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::query_venue_switch_ve_ports` (Query switch VE ports).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6561,11 +6676,13 @@ pub struct QueryVenueSwitchVePorts<'a> {
 }
 impl<'a> QueryVenueSwitchVePorts<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryVenueSwitchVePortsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -6578,26 +6695,31 @@ impl<'a> QueryVenueSwitchVePorts<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::VePortView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6606,6 +6728,7 @@ impl<'a> QueryVenueSwitchVePorts<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6637,16 +6760,11 @@ static QUERY_VENUE_SWITCH_DHCP_SERVERS: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `query_venue_switch_dhcp_servers`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVenueSwitchDhcpServersVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVenueSwitchDhcpServersVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::query_venue_switch_dhcp_servers` (Query switch DHCP servers).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6657,11 +6775,13 @@ pub struct QueryVenueSwitchDhcpServers<'a> {
 }
 impl<'a> QueryVenueSwitchDhcpServers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryVenueSwitchDhcpServersVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -6674,26 +6794,31 @@ impl<'a> QueryVenueSwitchDhcpServers<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::DhcpServerView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6702,6 +6827,7 @@ impl<'a> QueryVenueSwitchDhcpServers<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6733,16 +6859,11 @@ static QUERY_VENUE_SWITCH_ACLS: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `query_venue_switch_acls`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVenueSwitchAclsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVenueSwitchAclsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::query_venue_switch_acls` (Query switch ACLs).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6753,11 +6874,13 @@ pub struct QueryVenueSwitchAcls<'a> {
 }
 impl<'a> QueryVenueSwitchAcls<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryVenueSwitchAclsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -6770,26 +6893,31 @@ impl<'a> QueryVenueSwitchAcls<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::AclView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6798,6 +6926,7 @@ impl<'a> QueryVenueSwitchAcls<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6829,16 +6958,11 @@ static LIST_VENUE_SWITCH_ACLS: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `list_venue_switch_acls`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListVenueSwitchAclsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListVenueSwitchAclsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::list_venue_switch_acls` (List switch ACLs).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6849,26 +6973,31 @@ pub struct ListVenueSwitchAcls<'a> {
 }
 impl<'a> ListVenueSwitchAcls<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListVenueSwitchAclsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6877,6 +7006,7 @@ impl<'a> ListVenueSwitchAcls<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6908,16 +7038,11 @@ static LIST_VENUE_SWITCH_ACL_UNIONS: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `list_venue_switch_acl_unions`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListVenueSwitchAclUnionsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListVenueSwitchAclUnionsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::list_venue_switch_acl_unions` (List switch ACL unions).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6928,26 +7053,31 @@ pub struct ListVenueSwitchAclUnions<'a> {
 }
 impl<'a> ListVenueSwitchAclUnions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListVenueSwitchAclUnionsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6956,6 +7086,7 @@ impl<'a> ListVenueSwitchAclUnions<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6987,16 +7118,11 @@ static LIST_VENUE_SWITCH_VLAN_UNIONS: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `list_venue_switch_vlan_unions`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListVenueSwitchVlanUnionsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListVenueSwitchVlanUnionsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::list_venue_switch_vlan_unions` (List switch VLAN unions).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7007,26 +7133,31 @@ pub struct ListVenueSwitchVlanUnions<'a> {
 }
 impl<'a> ListVenueSwitchVlanUnions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListVenueSwitchVlanUnionsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7035,6 +7166,7 @@ impl<'a> ListVenueSwitchVlanUnions<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7066,16 +7198,11 @@ static PATCH_VENUE_SWITCH_DHCP_SERVER_STATES: ruckus_one_runtime::Operation = ru
 };
 /// Representations offered by `patch_venue_switch_dhcp_server_states`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchVenueSwitchDhcpServerStatesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PatchVenueSwitchDhcpServerStatesVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::patch_venue_switch_dhcp_server_states` (Change switch DHCP server state).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7086,26 +7213,31 @@ pub struct PatchVenueSwitchDhcpServerStates<'a> {
 }
 impl<'a> PatchVenueSwitchDhcpServerStates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: PatchVenueSwitchDhcpServerStatesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7114,6 +7246,7 @@ impl<'a> PatchVenueSwitchDhcpServerStates<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7145,16 +7278,11 @@ static QUERY_VENUE_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Representations offered by `query_venue_vlans`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVenueVlansVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVenueVlansVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::query_venue_vlans` (Query venue VLANs).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7165,26 +7293,31 @@ pub struct QueryVenueVlans<'a> {
 }
 impl<'a> QueryVenueVlans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryVenueVlansVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7193,6 +7326,7 @@ impl<'a> QueryVenueVlans<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7229,11 +7363,13 @@ pub struct QueryVenueTaggedVlans<'a> {
 }
 impl<'a> QueryVenueTaggedVlans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
@@ -7246,26 +7382,31 @@ impl<'a> QueryVenueTaggedVlans<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7274,6 +7415,7 @@ impl<'a> QueryVenueTaggedVlans<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7310,11 +7452,13 @@ pub struct QueryVenueUntaggedVlans<'a> {
 }
 impl<'a> QueryVenueUntaggedVlans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
@@ -7327,26 +7471,31 @@ impl<'a> QueryVenueUntaggedVlans<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7355,6 +7504,7 @@ impl<'a> QueryVenueUntaggedVlans<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7390,18 +7540,12 @@ static QUERY_VENUE_VE_PORTS: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `query_venue_ve_ports`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVenueVePortsVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVenueVePortsVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchNetworkingClient::query_venue_ve_ports` (Query venue VE ports).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7412,11 +7556,13 @@ pub struct QueryVenueVePorts<'a> {
 }
 impl<'a> QueryVenueVePorts<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryVenueVePortsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -7429,26 +7575,31 @@ impl<'a> QueryVenueVePorts<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::VePortView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7457,6 +7608,7 @@ impl<'a> QueryVenueVePorts<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7492,21 +7644,25 @@ pub struct ListVenueVlans<'a> {
 }
 impl<'a> ListVenueVlans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7515,6 +7671,7 @@ impl<'a> ListVenueVlans<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7550,21 +7707,25 @@ pub struct ListVenueTrustedPorts<'a> {
 }
 impl<'a> ListVenueTrustedPorts<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7573,6 +7734,7 @@ impl<'a> ListVenueTrustedPorts<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7608,18 +7770,12 @@ static GET_VENUE_SETTING: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Representations offered by `get_venue_setting`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueSettingVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueSettingVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchNetworkingClient::get_venue_setting` (Get venue setting).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7630,26 +7786,31 @@ pub struct GetVenueSetting<'a> {
 }
 impl<'a> GetVenueSetting<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueSettingVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7658,6 +7819,7 @@ impl<'a> GetVenueSetting<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7693,18 +7855,12 @@ static UPDATE_VENUE_SETTING: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `update_venue_setting`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueSettingVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueSettingVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchNetworkingClient::update_venue_setting` (Update venue setting).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7715,26 +7871,31 @@ pub struct UpdateVenueSetting<'a> {
 }
 impl<'a> UpdateVenueSetting<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueSettingVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7743,6 +7904,7 @@ impl<'a> UpdateVenueSetting<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7774,16 +7936,11 @@ static ADD_SWITCH_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Representations offered by `add_switch_vlans`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddSwitchVlansVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type AddSwitchVlansVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::add_switch_vlans` (Add switch vlans).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7794,26 +7951,31 @@ pub struct AddSwitchVlans<'a> {
 }
 impl<'a> AddSwitchVlans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddSwitchVlansVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7822,6 +7984,7 @@ impl<'a> AddSwitchVlans<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7857,18 +8020,12 @@ static GET_VENUE_CONFIGURATION_HISTORY_DETAIL_BY_TRANSACTION: ruckus_one_runtime
 };
 /// Representations offered by `get_venue_configuration_history_detail_by_transaction`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueConfigurationHistoryDetailByTransactionVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetVenueConfigurationHistoryDetailByTransactionVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchNetworkingClient::get_venue_configuration_history_detail_by_transaction` (Get venue configuration history detail by transaction).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7879,11 +8036,13 @@ pub struct GetVenueConfigurationHistoryDetailByTransaction<'a> {
 }
 impl<'a> GetVenueConfigurationHistoryDetailByTransaction<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueConfigurationHistoryDetailByTransactionVersion,
@@ -7899,6 +8058,7 @@ impl<'a> GetVenueConfigurationHistoryDetailByTransaction<'a> {
     /// Every page from page 1, each decoded like `send` (items in `list`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::ConfigurationHistoryView> {
@@ -7907,22 +8067,26 @@ impl<'a> GetVenueConfigurationHistoryDetailByTransaction<'a> {
     /// Every item of every page (the elements of `list`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::ConfigurationHistoryInfoView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7934,6 +8098,7 @@ impl<'a> GetVenueConfigurationHistoryDetailByTransaction<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7965,16 +8130,11 @@ static SYNC_VENUE_ADMIN_PASSWORD_MULTIPLE_DEVICE_REQUESTS: ruckus_one_runtime::O
 };
 /// Representations offered by `sync_venue_admin_password_multiple_device_requests`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum SyncVenueAdminPasswordMultipleDeviceRequestsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type SyncVenueAdminPasswordMultipleDeviceRequestsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::sync_venue_admin_password_multiple_device_requests` (Sync venue admin password multiple device requests).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7985,11 +8145,13 @@ pub struct SyncVenueAdminPasswordMultipleDeviceRequests<'a> {
 }
 impl<'a> SyncVenueAdminPasswordMultipleDeviceRequests<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: SyncVenueAdminPasswordMultipleDeviceRequestsVersion,
@@ -7998,11 +8160,13 @@ impl<'a> SyncVenueAdminPasswordMultipleDeviceRequests<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8010,6 +8174,7 @@ impl<'a> SyncVenueAdminPasswordMultipleDeviceRequests<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8024,6 +8189,7 @@ impl<'a> SyncVenueAdminPasswordMultipleDeviceRequests<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8041,6 +8207,7 @@ impl<'a> SyncVenueAdminPasswordMultipleDeviceRequests<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8080,18 +8247,12 @@ static GET_CONFIGURATION_HISTORY_BY_VENUE: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `get_configuration_history_by_venue`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetConfigurationHistoryByVenueVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetConfigurationHistoryByVenueVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchNetworkingClient::get_configuration_history_by_venue` (Get configuration history by venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -8102,11 +8263,13 @@ pub struct GetConfigurationHistoryByVenue<'a> {
 }
 impl<'a> GetConfigurationHistoryByVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetConfigurationHistoryByVenueVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -8119,28 +8282,33 @@ impl<'a> GetConfigurationHistoryByVenue<'a> {
     /// Every page from page 1, each decoded like `send` (items in `list`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, ConfigurationHistoryVenueView> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `list`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, ConfigurationHistoryVenueInfoView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8149,6 +8317,7 @@ impl<'a> GetConfigurationHistoryByVenue<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8184,18 +8353,12 @@ static GET_VLAN_UNION_BY_VENUE: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `get_vlan_union_by_venue`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVlanUnionByVenueVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVlanUnionByVenueVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchNetworkingClient::get_vlan_union_by_venue` (Get vlan union by venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -8206,26 +8369,31 @@ pub struct GetVlanUnionByVenue<'a> {
 }
 impl<'a> GetVlanUnionByVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVlanUnionByVenueVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8234,6 +8402,7 @@ impl<'a> GetVlanUnionByVenue<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

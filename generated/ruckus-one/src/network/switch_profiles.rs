@@ -64,6 +64,7 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplate {
 }
 impl AcxCliTemplate {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -171,6 +172,7 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateBo {
 }
 impl AcxCliTemplateBo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             apply_later: None,
@@ -278,6 +280,7 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateSampleView {
 }
 impl AcxCliTemplateSampleView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -361,6 +364,7 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateSwitchesView {
 }
 impl AcxCliTemplateSwitchesView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -451,6 +455,7 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateV1 {
 }
 impl AcxCliTemplateV1 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -573,6 +578,7 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateView {
 }
 impl AcxCliTemplateView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -674,6 +680,7 @@ impl<'de> serde::Deserialize<'de> for ProfileVlanResponse {
 }
 impl ProfileVlanResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -757,6 +764,7 @@ impl<'de> serde::Deserialize<'de> for SwitchAndVenueView {
 }
 impl SwitchAndVenueView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -852,6 +860,7 @@ impl<'de> serde::Deserialize<'de> for VenueSwitchBo {
 }
 impl VenueSwitchBo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             switches: None,
@@ -955,6 +964,7 @@ impl<'de> serde::Deserialize<'de> for WebAuthPageTemplate {
 }
 impl WebAuthPageTemplate {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1130,6 +1140,7 @@ impl<'de> serde::Deserialize<'de> for WebAuthPageTemplateBo {
 }
 impl WebAuthPageTemplateBo {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             id: None,
@@ -1244,6 +1255,7 @@ impl<'de> serde::Deserialize<'de> for WebAuthPageTemplateResponse {
 }
 impl WebAuthPageTemplateResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -1334,6 +1346,7 @@ impl<'de> serde::Deserialize<'de> for WebAuthPageTemplateView {
 }
 impl WebAuthPageTemplateView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1434,6 +1447,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/switchProfiles/acls")]
     #[doc(alias = "GET /venues/{venueId}/switchProfiles/acls")]
+    #[inline]
     pub fn list_venue_switch_profile_acls(
         &self,
         venue_id: &str,
@@ -1456,6 +1470,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     #[doc(alias = "/venues/{venueId}/switchProfiles/vlans")]
     #[doc(alias = "GET /venues/{venueId}/switchProfiles/vlans")]
+    #[inline]
     pub fn list_venue_switch_profile_vlans(
         &self,
         venue_id: &str,
@@ -1478,6 +1493,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchProfileVlansV1::version`)
     #[doc(alias = "/venues/{venueId}/switchProfiles/vlans")]
     #[doc(alias = "GET /venues/{venueId}/switchProfiles/vlans")]
+    #[inline]
     pub fn list_venue_switch_profile_vlans_v1(
         &self,
         venue_id: &str,
@@ -1504,6 +1520,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/switchProfiles/{switchProfileId}")]
     #[doc(alias = "PUT /venues/{venueId}/switchProfiles/{switchProfileId}")]
+    #[inline]
     pub fn add_switch_profile_to_venue(
         &self,
         venue_id: &str,
@@ -1529,6 +1546,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/switchProfiles/{switchProfileId}")]
     #[doc(alias = "DELETE /venues/{venueId}/switchProfiles/{switchProfileId}")]
+    #[inline]
     pub fn remove_switch_profile_from_venue(
         &self,
         venue_id: &str,
@@ -1557,6 +1575,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/cliTemplates/{cliTemplateId}")]
     #[doc(alias = "PUT /venues/{venueId}/cliTemplates/{cliTemplateId}")]
+    #[inline]
     pub fn add_cli_template_to_venue(
         &self,
         venue_id: &str,
@@ -1585,6 +1604,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/cliTemplates/{cliTemplateId}")]
     #[doc(alias = "DELETE /venues/{venueId}/cliTemplates/{cliTemplateId}")]
+    #[inline]
     pub fn remove_cli_template_from_venue(
         &self,
         venue_id: &str,
@@ -1612,6 +1632,7 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(alias = "/switchProfiles/{switchProfileId}")]
     #[doc(alias = "GET /switchProfiles/{switchProfileId}")]
     #[doc(alias = "GetProfileById_1")]
+    #[inline]
     pub fn get_switch_profile(&self, switch_profile_id: &str) -> GetSwitchProfile<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1633,6 +1654,7 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(alias = "/switchProfiles/{switchProfileId}")]
     #[doc(alias = "GET /switchProfiles/{switchProfileId}")]
     #[doc(alias = "GetProfileById_1")]
+    #[inline]
     pub fn get_switch_profile_v1(
         &self,
         switch_profile_id: &str,
@@ -1657,6 +1679,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/switchProfiles")]
     #[doc(alias = "POST /switchProfiles")]
+    #[inline]
     pub fn create_switch_profile(
         &self,
         body: &super::common::Profile,
@@ -1682,6 +1705,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/switchProfiles")]
     #[doc(alias = "POST /switchProfiles")]
+    #[inline]
     pub fn create_switch_profile_v1(
         &self,
         body: &super::common::ProfileBo,
@@ -1709,6 +1733,7 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(alias = "/switchProfiles/{switchProfileId}")]
     #[doc(alias = "DELETE /switchProfiles/{switchProfileId}")]
     #[doc(alias = "DeleteProfileById_1_1")]
+    #[inline]
     pub fn delete_switch_profile(
         &self,
         switch_profile_id: &str,
@@ -1737,6 +1762,7 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(alias = "/switchProfiles/query")]
     #[doc(alias = "POST /switchProfiles/query")]
     #[doc(alias = "QueryProfiles_1_1")]
+    #[inline]
     pub fn query_switch_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -1762,6 +1788,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/switchProfiles/{switchProfileId}/acls")]
     #[doc(alias = "GET /switchProfiles/{switchProfileId}/acls")]
+    #[inline]
     pub fn list_switch_profile_acls(
         &self,
         switch_profile_id: &str,
@@ -1787,6 +1814,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/switchProfiles/{switchProfileId}/acls")]
     #[doc(alias = "POST /switchProfiles/{switchProfileId}/acls")]
+    #[inline]
     pub fn create_switch_profile_acl(
         &self,
         switch_profile_id: &str,
@@ -1811,6 +1839,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/switchProfiles/{switchProfileId}/acls")]
     #[doc(alias = "DELETE /switchProfiles/{switchProfileId}/acls")]
+    #[inline]
     pub fn delete_switch_profile_acls(
         &self,
         switch_profile_id: &str,
@@ -1837,6 +1866,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/switchProfiles/{switchProfileId}/acls/{aclId}")]
     #[doc(alias = "GET /switchProfiles/{switchProfileId}/acls/{aclId}")]
+    #[inline]
     pub fn get_switch_profile_acl(
         &self,
         switch_profile_id: &str,
@@ -1865,6 +1895,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/switchProfiles/{switchProfileId}/acls/{aclId}")]
     #[doc(alias = "PUT /switchProfiles/{switchProfileId}/acls/{aclId}")]
+    #[inline]
     pub fn update_switch_profile_acl(
         &self,
         switch_profile_id: &str,
@@ -1892,6 +1923,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/switchProfiles/{switchProfileId}/acls/{aclId}")]
     #[doc(alias = "DELETE /switchProfiles/{switchProfileId}/acls/{aclId}")]
+    #[inline]
     pub fn delete_switch_profile_acl(
         &self,
         switch_profile_id: &str,
@@ -1917,6 +1949,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/switchProfiles/{switchProfileId}/trustedPorts")]
     #[doc(alias = "GET /switchProfiles/{switchProfileId}/trustedPorts")]
+    #[inline]
     pub fn list_switch_profile_trusted_ports(
         &self,
         switch_profile_id: &str,
@@ -1944,6 +1977,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/switchProfiles/{switchProfileId}/trustedPorts")]
     #[doc(alias = "POST /switchProfiles/{switchProfileId}/trustedPorts")]
+    #[inline]
     pub fn create_switch_profile_trusted_port(
         &self,
         switch_profile_id: &str,
@@ -1970,6 +2004,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/switchProfiles/{switchProfileId}/trustedPorts")]
     #[doc(alias = "DELETE /switchProfiles/{switchProfileId}/trustedPorts")]
+    #[inline]
     pub fn delete_switch_profile_trusted_ports(
         &self,
         switch_profile_id: &str,
@@ -1998,6 +2033,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}")]
     #[doc(alias = "GET /switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}")]
+    #[inline]
     pub fn get_switch_profile_trusted_port(
         &self,
         switch_profile_id: &str,
@@ -2026,6 +2062,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}")]
     #[doc(alias = "PUT /switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}")]
+    #[inline]
     pub fn update_switch_profile_trusted_port(
         &self,
         switch_profile_id: &str,
@@ -2057,6 +2094,7 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(
         alias = "DELETE /switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}"
     )]
+    #[inline]
     pub fn delete_switch_profile_trusted_port(
         &self,
         switch_profile_id: &str,
@@ -2084,6 +2122,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/switchProfiles/{switchProfileId}/vlans")]
     #[doc(alias = "GET /switchProfiles/{switchProfileId}/vlans")]
+    #[inline]
     pub fn list_switch_profile_vlans(
         &self,
         switch_profile_id: &str,
@@ -2107,6 +2146,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     #[doc(alias = "/switchProfiles/{switchProfileId}/vlans")]
     #[doc(alias = "POST /switchProfiles/{switchProfileId}/vlans")]
+    #[inline]
     pub fn create_switch_profile_vlan(
         &self,
         switch_profile_id: &str,
@@ -2132,6 +2172,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateSwitchProfileVlanV1::version`)
     #[doc(alias = "/switchProfiles/{switchProfileId}/vlans")]
     #[doc(alias = "POST /switchProfiles/{switchProfileId}/vlans")]
+    #[inline]
     pub fn create_switch_profile_vlan_v1(
         &self,
         switch_profile_id: &str,
@@ -2158,6 +2199,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/switchProfiles/{switchProfileId}/vlans")]
     #[doc(alias = "DELETE /switchProfiles/{switchProfileId}/vlans")]
+    #[inline]
     pub fn delete_switch_profile_vlans(
         &self,
         switch_profile_id: &str,
@@ -2184,6 +2226,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/switchProfiles/{switchProfileId}/vlans/{vlanId}")]
     #[doc(alias = "GET /switchProfiles/{switchProfileId}/vlans/{vlanId}")]
+    #[inline]
     pub fn get_switch_profile_vlan(
         &self,
         switch_profile_id: &str,
@@ -2212,6 +2255,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/switchProfiles/{switchProfileId}/vlans/{vlanId}")]
     #[doc(alias = "PUT /switchProfiles/{switchProfileId}/vlans/{vlanId}")]
+    #[inline]
     pub fn update_switch_profile_vlan(
         &self,
         switch_profile_id: &str,
@@ -2239,6 +2283,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/switchProfiles/{switchProfileId}/vlans/{vlanId}")]
     #[doc(alias = "DELETE /switchProfiles/{switchProfileId}/vlans/{vlanId}")]
+    #[inline]
     pub fn delete_switch_profile_vlan(
         &self,
         switch_profile_id: &str,
@@ -2263,6 +2308,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/cliTemplates")]
     #[doc(alias = "GET /cliTemplates")]
+    #[inline]
     pub fn list_cli_templates(&self) -> ListCliTemplates<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2283,6 +2329,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/cliTemplates")]
     #[doc(alias = "POST /cliTemplates")]
+    #[inline]
     pub fn create_cli_template(&self, body: &AcxCliTemplate) -> CreateCliTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2303,6 +2350,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateCliTemplateV1::version`)
     #[doc(alias = "/cliTemplates")]
     #[doc(alias = "POST /cliTemplates")]
+    #[inline]
     pub fn create_cli_template_v1(
         &self,
         body: &AcxCliTemplateBo,
@@ -2332,6 +2380,7 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(alias = "/cliTemplates/query")]
     #[doc(alias = "POST /cliTemplates/query")]
     #[doc(alias = "QueryCliTemplates_1_1")]
+    #[inline]
     pub fn query_cli_templates(
         &self,
         body: &super::common::QueryRequest,
@@ -2359,6 +2408,7 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(alias = "/cliTemplates")]
     #[doc(alias = "DELETE /cliTemplates")]
     #[doc(alias = "DeleteCliTemplates_1")]
+    #[inline]
     pub fn delete_cli_templates(&self, body: &Vec<String>) -> DeleteCliTemplates<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2379,6 +2429,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     #[doc(alias = "/cliTemplates/{cliTemplateId}")]
     #[doc(alias = "GET /cliTemplates/{cliTemplateId}")]
+    #[inline]
     pub fn get_cli_template(&self, cli_template_id: &str) -> GetCliTemplate<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2398,6 +2449,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetCliTemplateV1::version`)
     #[doc(alias = "/cliTemplates/{cliTemplateId}")]
     #[doc(alias = "GET /cliTemplates/{cliTemplateId}")]
+    #[inline]
     pub fn get_cli_template_v1(&self, cli_template_id: &str) -> GetCliTemplateV1<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2419,6 +2471,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/cliTemplates/{cliTemplateId}")]
     #[doc(alias = "PUT /cliTemplates/{cliTemplateId}")]
+    #[inline]
     pub fn update_cli_template(
         &self,
         cli_template_id: &str,
@@ -2444,6 +2497,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateCliTemplateV1::version`)
     #[doc(alias = "/cliTemplates/{cliTemplateId}")]
     #[doc(alias = "PUT /cliTemplates/{cliTemplateId}")]
+    #[inline]
     pub fn update_cli_template_v1(
         &self,
         cli_template_id: &str,
@@ -2470,6 +2524,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/cliTemplates/{cliTemplateId}")]
     #[doc(alias = "DELETE /cliTemplates/{cliTemplateId}")]
+    #[inline]
     pub fn delete_cli_template(&self, cli_template_id: &str) -> DeleteCliTemplate<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2489,6 +2544,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     #[doc(alias = "/webAuthPageTemplates")]
     #[doc(alias = "POST /webAuthPageTemplates")]
+    #[inline]
     pub fn create_web_auth_page_template(
         &self,
         body: &WebAuthPageTemplateView,
@@ -2512,6 +2568,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateWebAuthPageTemplateV1::version`)
     #[doc(alias = "/webAuthPageTemplates")]
     #[doc(alias = "POST /webAuthPageTemplates")]
+    #[inline]
     pub fn create_web_auth_page_template_v1(
         &self,
         body: &WebAuthPageTemplateBo,
@@ -2539,6 +2596,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - The rows are typed `WebAuthPageTemplateView`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
     #[doc(alias = "/webAuthPageTemplates/query")]
     #[doc(alias = "POST /webAuthPageTemplates/query")]
+    #[inline]
     pub fn query_web_auth_page_templates(
         &self,
         body: &super::common::QueryRequest,
@@ -2564,6 +2622,7 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(alias = "/webAuthPageTemplates/{templateId}")]
     #[doc(alias = "GET /webAuthPageTemplates/{templateId}")]
     #[doc(alias = "GetWebAuthPageTemplate_1_1")]
+    #[inline]
     pub fn get_web_auth_page_template(
         &self,
         template_id: &str,
@@ -2588,6 +2647,7 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(alias = "/webAuthPageTemplates/{templateId}")]
     #[doc(alias = "GET /webAuthPageTemplates/{templateId}")]
     #[doc(alias = "GetWebAuthPageTemplate_1_1")]
+    #[inline]
     pub fn get_web_auth_page_template_v1(
         &self,
         template_id: &str,
@@ -2612,6 +2672,7 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(alias = "/webAuthPageTemplates/{templateId}")]
     #[doc(alias = "DELETE /webAuthPageTemplates/{templateId}")]
     #[doc(alias = "DeleteWebAuthPageTemplate_1_1")]
+    #[inline]
     pub fn delete_web_auth_page_template(
         &self,
         template_id: &str,
@@ -2634,6 +2695,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     #[doc(alias = "/webAuthPageTemplates/{templateId}/switches")]
     #[doc(alias = "GET /webAuthPageTemplates/{templateId}/switches")]
+    #[inline]
     pub fn list_web_auth_page_template_switches(
         &self,
         template_id: &str,
@@ -2658,6 +2720,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListWebAuthPageTemplateSwitchesV1::version`)
     #[doc(alias = "/webAuthPageTemplates/{templateId}/switches")]
     #[doc(alias = "GET /webAuthPageTemplates/{templateId}/switches")]
+    #[inline]
     pub fn list_web_auth_page_template_switches_v1(
         &self,
         template_id: &str,
@@ -2685,6 +2748,7 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(alias = "/webAuthPageTemplates/{templateId}")]
     #[doc(alias = "PUT /webAuthPageTemplates/{templateId}")]
     #[doc(alias = "PutWebAuthPageTemplate_1_1")]
+    #[inline]
     pub fn put_web_auth_page_template(
         &self,
         template_id: &str,
@@ -2714,6 +2778,7 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(alias = "/switchProfiles/{switchProfileId}")]
     #[doc(alias = "PUT /switchProfiles/{switchProfileId}")]
     #[doc(alias = "UpdateProfile_1")]
+    #[inline]
     pub fn update_profile(
         &self,
         switch_profile_id: &str,
@@ -2740,6 +2805,7 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(alias = "/venues/{venueId}/switchProfiles")]
     #[doc(alias = "GET /venues/{venueId}/switchProfiles")]
     #[doc(alias = "GetProfilesByVenueId_1")]
+    #[inline]
     pub fn get_profiles_by_venue_id(&self, venue_id: &str) -> GetProfilesByVenueId<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2761,6 +2827,7 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(alias = "/cliTemplates/examples")]
     #[doc(alias = "GET /cliTemplates/examples")]
     #[doc(alias = "GetCliTemplates_2_1")]
+    #[inline]
     pub fn get_cli_templates(&self) -> GetCliTemplates<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &GET_CLI_TEMPLATES, &[]);
         GetCliTemplates { req }
@@ -2790,21 +2857,25 @@ pub struct ListVenueSwitchProfileAcls<'a> {
 }
 impl<'a> ListVenueSwitchProfileAcls<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2813,6 +2884,7 @@ impl<'a> ListVenueSwitchProfileAcls<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2848,21 +2920,25 @@ pub struct ListVenueSwitchProfileVlans<'a> {
 }
 impl<'a> ListVenueSwitchProfileVlans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2871,6 +2947,7 @@ impl<'a> ListVenueSwitchProfileVlans<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2902,16 +2979,11 @@ static LIST_VENUE_SWITCH_PROFILE_VLANS_V1: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `list_venue_switch_profile_vlans_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListVenueSwitchProfileVlansV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListVenueSwitchProfileVlansV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchProfilesClient::list_venue_switch_profile_vlans_v1` (List VLANs of the venue's switch profiles (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2922,26 +2994,31 @@ pub struct ListVenueSwitchProfileVlansV1<'a> {
 }
 impl<'a> ListVenueSwitchProfileVlansV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListVenueSwitchProfileVlansV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2950,6 +3027,7 @@ impl<'a> ListVenueSwitchProfileVlansV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2981,16 +3059,11 @@ static ADD_SWITCH_PROFILE_TO_VENUE: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `add_switch_profile_to_venue`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddSwitchProfileToVenueVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AddSwitchProfileToVenueVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchProfilesClient::add_switch_profile_to_venue` (Apply switch profile to venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3001,21 +3074,25 @@ pub struct AddSwitchProfileToVenue<'a> {
 }
 impl<'a> AddSwitchProfileToVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddSwitchProfileToVenueVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3023,6 +3100,7 @@ impl<'a> AddSwitchProfileToVenue<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3037,6 +3115,7 @@ impl<'a> AddSwitchProfileToVenue<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3054,6 +3133,7 @@ impl<'a> AddSwitchProfileToVenue<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3089,16 +3169,11 @@ static REMOVE_SWITCH_PROFILE_FROM_VENUE: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `remove_switch_profile_from_venue`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum RemoveSwitchProfileFromVenueVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type RemoveSwitchProfileFromVenueVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchProfilesClient::remove_switch_profile_from_venue` (Remove switch profile from venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3109,21 +3184,25 @@ pub struct RemoveSwitchProfileFromVenue<'a> {
 }
 impl<'a> RemoveSwitchProfileFromVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: RemoveSwitchProfileFromVenueVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3131,6 +3210,7 @@ impl<'a> RemoveSwitchProfileFromVenue<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3145,6 +3225,7 @@ impl<'a> RemoveSwitchProfileFromVenue<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3162,6 +3243,7 @@ impl<'a> RemoveSwitchProfileFromVenue<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3197,16 +3279,11 @@ static ADD_CLI_TEMPLATE_TO_VENUE: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `add_cli_template_to_venue`; the first is the default.
 ///
+/// - `Json` (`json`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
+/// - `Json_2` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddCliTemplateToVenueVersion {
-    /// `json`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
-    #[default]
-    Json,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json_2,
-}
+pub type AddCliTemplateToVenueVersion = super::versions::JsonOrJson_2;
 /// Request builder for `SwitchProfilesClient::add_cli_template_to_venue` (Apply CLI template to venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3217,21 +3294,25 @@ pub struct AddCliTemplateToVenue<'a> {
 }
 impl<'a> AddCliTemplateToVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddCliTemplateToVenueVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3239,6 +3320,7 @@ impl<'a> AddCliTemplateToVenue<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3253,6 +3335,7 @@ impl<'a> AddCliTemplateToVenue<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3270,6 +3353,7 @@ impl<'a> AddCliTemplateToVenue<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3305,16 +3389,11 @@ static REMOVE_CLI_TEMPLATE_FROM_VENUE: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `remove_cli_template_from_venue`; the first is the default.
 ///
+/// - `Json` (`json`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
+/// - `Json_2` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum RemoveCliTemplateFromVenueVersion {
-    /// `json`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
-    #[default]
-    Json,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json_2,
-}
+pub type RemoveCliTemplateFromVenueVersion = super::versions::JsonOrJson_2;
 /// Request builder for `SwitchProfilesClient::remove_cli_template_from_venue` (Remove CLI template from venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3325,21 +3404,25 @@ pub struct RemoveCliTemplateFromVenue<'a> {
 }
 impl<'a> RemoveCliTemplateFromVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: RemoveCliTemplateFromVenueVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3347,6 +3430,7 @@ impl<'a> RemoveCliTemplateFromVenue<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3361,6 +3445,7 @@ impl<'a> RemoveCliTemplateFromVenue<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3378,6 +3463,7 @@ impl<'a> RemoveCliTemplateFromVenue<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3417,21 +3503,25 @@ pub struct GetSwitchProfile<'a> {
 }
 impl<'a> GetSwitchProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3440,6 +3530,7 @@ impl<'a> GetSwitchProfile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3471,16 +3562,11 @@ static GET_SWITCH_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `get_switch_profile_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetSwitchProfileV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetSwitchProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchProfilesClient::get_switch_profile_v1` (Get switch profile (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3491,26 +3577,31 @@ pub struct GetSwitchProfileV1<'a> {
 }
 impl<'a> GetSwitchProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetSwitchProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3519,6 +3610,7 @@ impl<'a> GetSwitchProfileV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3554,16 +3646,19 @@ pub struct CreateSwitchProfile<'a> {
 }
 impl<'a> CreateSwitchProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3571,6 +3666,7 @@ impl<'a> CreateSwitchProfile<'a> {
     /// Sends the request and decodes the `200` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3585,6 +3681,7 @@ impl<'a> CreateSwitchProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3602,6 +3699,7 @@ impl<'a> CreateSwitchProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3637,16 +3735,11 @@ static CREATE_SWITCH_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `create_switch_profile_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateSwitchProfileV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateSwitchProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchProfilesClient::create_switch_profile_v1` (Create switch profile (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3657,21 +3750,25 @@ pub struct CreateSwitchProfileV1<'a> {
 }
 impl<'a> CreateSwitchProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateSwitchProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3679,6 +3776,7 @@ impl<'a> CreateSwitchProfileV1<'a> {
     /// Sends the request and decodes the `200` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3693,6 +3791,7 @@ impl<'a> CreateSwitchProfileV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3710,6 +3809,7 @@ impl<'a> CreateSwitchProfileV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3749,18 +3849,12 @@ static DELETE_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `delete_switch_profile`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteSwitchProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteSwitchProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchProfilesClient::delete_switch_profile` (Delete switch profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3771,21 +3865,25 @@ pub struct DeleteSwitchProfile<'a> {
 }
 impl<'a> DeleteSwitchProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteSwitchProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3793,6 +3891,7 @@ impl<'a> DeleteSwitchProfile<'a> {
     /// Sends the request and decodes the `200` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3807,6 +3906,7 @@ impl<'a> DeleteSwitchProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3824,6 +3924,7 @@ impl<'a> DeleteSwitchProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3863,18 +3964,12 @@ static QUERY_SWITCH_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `query_switch_profiles`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QuerySwitchProfilesVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QuerySwitchProfilesVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchProfilesClient::query_switch_profiles` (Query switch profiles).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3885,11 +3980,13 @@ pub struct QuerySwitchProfiles<'a> {
 }
 impl<'a> QuerySwitchProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QuerySwitchProfilesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -3902,26 +3999,31 @@ impl<'a> QuerySwitchProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::ProfileView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3930,6 +4032,7 @@ impl<'a> QuerySwitchProfiles<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3965,21 +4068,25 @@ pub struct ListSwitchProfileAcls<'a> {
 }
 impl<'a> ListSwitchProfileAcls<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3988,6 +4095,7 @@ impl<'a> ListSwitchProfileAcls<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4024,26 +4132,31 @@ pub struct CreateSwitchProfileAcl<'a> {
 }
 impl<'a> CreateSwitchProfileAcl<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4052,6 +4165,7 @@ impl<'a> CreateSwitchProfileAcl<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4087,21 +4201,25 @@ pub struct DeleteSwitchProfileAcls<'a> {
 }
 impl<'a> DeleteSwitchProfileAcls<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4110,6 +4228,7 @@ impl<'a> DeleteSwitchProfileAcls<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4145,21 +4264,25 @@ pub struct GetSwitchProfileAcl<'a> {
 }
 impl<'a> GetSwitchProfileAcl<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4168,6 +4291,7 @@ impl<'a> GetSwitchProfileAcl<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4204,26 +4328,31 @@ pub struct UpdateSwitchProfileAcl<'a> {
 }
 impl<'a> UpdateSwitchProfileAcl<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4232,6 +4361,7 @@ impl<'a> UpdateSwitchProfileAcl<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4267,21 +4397,25 @@ pub struct DeleteSwitchProfileAcl<'a> {
 }
 impl<'a> DeleteSwitchProfileAcl<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4290,6 +4424,7 @@ impl<'a> DeleteSwitchProfileAcl<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4325,21 +4460,25 @@ pub struct ListSwitchProfileTrustedPorts<'a> {
 }
 impl<'a> ListSwitchProfileTrustedPorts<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4348,6 +4487,7 @@ impl<'a> ListSwitchProfileTrustedPorts<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4384,26 +4524,31 @@ pub struct CreateSwitchProfileTrustedPort<'a> {
 }
 impl<'a> CreateSwitchProfileTrustedPort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4412,6 +4557,7 @@ impl<'a> CreateSwitchProfileTrustedPort<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4447,21 +4593,25 @@ pub struct DeleteSwitchProfileTrustedPorts<'a> {
 }
 impl<'a> DeleteSwitchProfileTrustedPorts<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4470,6 +4620,7 @@ impl<'a> DeleteSwitchProfileTrustedPorts<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4505,21 +4656,25 @@ pub struct GetSwitchProfileTrustedPort<'a> {
 }
 impl<'a> GetSwitchProfileTrustedPort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4528,6 +4683,7 @@ impl<'a> GetSwitchProfileTrustedPort<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4564,26 +4720,31 @@ pub struct UpdateSwitchProfileTrustedPort<'a> {
 }
 impl<'a> UpdateSwitchProfileTrustedPort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4592,6 +4753,7 @@ impl<'a> UpdateSwitchProfileTrustedPort<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4627,21 +4789,25 @@ pub struct DeleteSwitchProfileTrustedPort<'a> {
 }
 impl<'a> DeleteSwitchProfileTrustedPort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4650,6 +4816,7 @@ impl<'a> DeleteSwitchProfileTrustedPort<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4685,21 +4852,25 @@ pub struct ListSwitchProfileVlans<'a> {
 }
 impl<'a> ListSwitchProfileVlans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4708,6 +4879,7 @@ impl<'a> ListSwitchProfileVlans<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4743,21 +4915,25 @@ pub struct CreateSwitchProfileVlan<'a> {
 }
 impl<'a> CreateSwitchProfileVlan<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4766,6 +4942,7 @@ impl<'a> CreateSwitchProfileVlan<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4797,16 +4974,11 @@ static CREATE_SWITCH_PROFILE_VLAN_V1: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `create_switch_profile_vlan_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateSwitchProfileVlanV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateSwitchProfileVlanV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchProfilesClient::create_switch_profile_vlan_v1` (Create switch profile VLAN (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4817,26 +4989,31 @@ pub struct CreateSwitchProfileVlanV1<'a> {
 }
 impl<'a> CreateSwitchProfileVlanV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateSwitchProfileVlanV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4845,6 +5022,7 @@ impl<'a> CreateSwitchProfileVlanV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4880,21 +5058,25 @@ pub struct DeleteSwitchProfileVlans<'a> {
 }
 impl<'a> DeleteSwitchProfileVlans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4903,6 +5085,7 @@ impl<'a> DeleteSwitchProfileVlans<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4938,21 +5121,25 @@ pub struct GetSwitchProfileVlan<'a> {
 }
 impl<'a> GetSwitchProfileVlan<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4961,6 +5148,7 @@ impl<'a> GetSwitchProfileVlan<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4997,26 +5185,31 @@ pub struct UpdateSwitchProfileVlan<'a> {
 }
 impl<'a> UpdateSwitchProfileVlan<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5025,6 +5218,7 @@ impl<'a> UpdateSwitchProfileVlan<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5060,21 +5254,25 @@ pub struct DeleteSwitchProfileVlan<'a> {
 }
 impl<'a> DeleteSwitchProfileVlan<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5083,6 +5281,7 @@ impl<'a> DeleteSwitchProfileVlan<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5118,21 +5317,25 @@ pub struct ListCliTemplates<'a> {
 }
 impl<'a> ListCliTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5141,6 +5344,7 @@ impl<'a> ListCliTemplates<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5176,16 +5380,19 @@ pub struct CreateCliTemplate<'a> {
 }
 impl<'a> CreateCliTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5193,6 +5400,7 @@ impl<'a> CreateCliTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5207,6 +5415,7 @@ impl<'a> CreateCliTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5224,6 +5433,7 @@ impl<'a> CreateCliTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5259,16 +5469,11 @@ static CREATE_CLI_TEMPLATE_V1: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `create_cli_template_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateCliTemplateV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateCliTemplateV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchProfilesClient::create_cli_template_v1` (Create CLI template (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5279,26 +5484,31 @@ pub struct CreateCliTemplateV1<'a> {
 }
 impl<'a> CreateCliTemplateV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateCliTemplateV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5307,6 +5517,7 @@ impl<'a> CreateCliTemplateV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5342,18 +5553,12 @@ static QUERY_CLI_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `query_cli_templates`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryCliTemplatesVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryCliTemplatesVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchProfilesClient::query_cli_templates` (Query CLI templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5364,11 +5569,13 @@ pub struct QueryCliTemplates<'a> {
 }
 impl<'a> QueryCliTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryCliTemplatesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -5381,26 +5588,31 @@ impl<'a> QueryCliTemplates<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, AcxCliTemplateView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5409,6 +5621,7 @@ impl<'a> QueryCliTemplates<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5444,18 +5657,12 @@ static DELETE_CLI_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `delete_cli_templates`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `V1_2` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteCliTemplatesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1_2,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type DeleteCliTemplatesVersion = super::versions::V1OrV1_2OrJson;
 /// Request builder for `SwitchProfilesClient::delete_cli_templates` (Delete CLI templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5466,21 +5673,25 @@ pub struct DeleteCliTemplates<'a> {
 }
 impl<'a> DeleteCliTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteCliTemplatesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5488,6 +5699,7 @@ impl<'a> DeleteCliTemplates<'a> {
     /// Sends the request and decodes the `200` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5502,6 +5714,7 @@ impl<'a> DeleteCliTemplates<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5519,6 +5732,7 @@ impl<'a> DeleteCliTemplates<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5558,21 +5772,25 @@ pub struct GetCliTemplate<'a> {
 }
 impl<'a> GetCliTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5581,6 +5799,7 @@ impl<'a> GetCliTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5612,16 +5831,11 @@ static GET_CLI_TEMPLATE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `get_cli_template_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetCliTemplateV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetCliTemplateV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchProfilesClient::get_cli_template_v1` (Get CLI template (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5632,26 +5846,31 @@ pub struct GetCliTemplateV1<'a> {
 }
 impl<'a> GetCliTemplateV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetCliTemplateV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5660,6 +5879,7 @@ impl<'a> GetCliTemplateV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5695,16 +5915,19 @@ pub struct UpdateCliTemplate<'a> {
 }
 impl<'a> UpdateCliTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5712,6 +5935,7 @@ impl<'a> UpdateCliTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5726,6 +5950,7 @@ impl<'a> UpdateCliTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5743,6 +5968,7 @@ impl<'a> UpdateCliTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5778,16 +6004,11 @@ static UPDATE_CLI_TEMPLATE_V1: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `update_cli_template_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateCliTemplateV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateCliTemplateV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchProfilesClient::update_cli_template_v1` (Update CLI template (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5798,26 +6019,31 @@ pub struct UpdateCliTemplateV1<'a> {
 }
 impl<'a> UpdateCliTemplateV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateCliTemplateV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5826,6 +6052,7 @@ impl<'a> UpdateCliTemplateV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5861,18 +6088,12 @@ static DELETE_CLI_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `delete_cli_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteCliTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteCliTemplateVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchProfilesClient::delete_cli_template` (Delete CLI template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5883,21 +6104,25 @@ pub struct DeleteCliTemplate<'a> {
 }
 impl<'a> DeleteCliTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteCliTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5905,6 +6130,7 @@ impl<'a> DeleteCliTemplate<'a> {
     /// Sends the request and decodes the `200` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5919,6 +6145,7 @@ impl<'a> DeleteCliTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5936,6 +6163,7 @@ impl<'a> DeleteCliTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5975,21 +6203,25 @@ pub struct CreateWebAuthPageTemplate<'a> {
 }
 impl<'a> CreateWebAuthPageTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5998,6 +6230,7 @@ impl<'a> CreateWebAuthPageTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6029,16 +6262,11 @@ static CREATE_WEB_AUTH_PAGE_TEMPLATE_V1: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `create_web_auth_page_template_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateWebAuthPageTemplateV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateWebAuthPageTemplateV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchProfilesClient::create_web_auth_page_template_v1` (Create web authentication page template (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6049,26 +6277,31 @@ pub struct CreateWebAuthPageTemplateV1<'a> {
 }
 impl<'a> CreateWebAuthPageTemplateV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateWebAuthPageTemplateV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6077,6 +6310,7 @@ impl<'a> CreateWebAuthPageTemplateV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6112,18 +6346,12 @@ static QUERY_WEB_AUTH_PAGE_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `query_web_auth_page_templates`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryWebAuthPageTemplatesVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryWebAuthPageTemplatesVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchProfilesClient::query_web_auth_page_templates` (Query web authentication page templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6134,11 +6362,13 @@ pub struct QueryWebAuthPageTemplates<'a> {
 }
 impl<'a> QueryWebAuthPageTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryWebAuthPageTemplatesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -6151,26 +6381,31 @@ impl<'a> QueryWebAuthPageTemplates<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, WebAuthPageTemplateView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6179,6 +6414,7 @@ impl<'a> QueryWebAuthPageTemplates<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6214,21 +6450,25 @@ pub struct GetWebAuthPageTemplate<'a> {
 }
 impl<'a> GetWebAuthPageTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6237,6 +6477,7 @@ impl<'a> GetWebAuthPageTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6268,16 +6509,11 @@ static GET_WEB_AUTH_PAGE_TEMPLATE_V1: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `get_web_auth_page_template_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetWebAuthPageTemplateV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetWebAuthPageTemplateV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchProfilesClient::get_web_auth_page_template_v1` (Get web authentication page template (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6288,26 +6524,31 @@ pub struct GetWebAuthPageTemplateV1<'a> {
 }
 impl<'a> GetWebAuthPageTemplateV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetWebAuthPageTemplateV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6316,6 +6557,7 @@ impl<'a> GetWebAuthPageTemplateV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6351,18 +6593,12 @@ static DELETE_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `delete_web_auth_page_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteWebAuthPageTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteWebAuthPageTemplateVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchProfilesClient::delete_web_auth_page_template` (Delete web authentication page template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6373,26 +6609,31 @@ pub struct DeleteWebAuthPageTemplate<'a> {
 }
 impl<'a> DeleteWebAuthPageTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteWebAuthPageTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6401,6 +6642,7 @@ impl<'a> DeleteWebAuthPageTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6436,21 +6678,25 @@ pub struct ListWebAuthPageTemplateSwitches<'a> {
 }
 impl<'a> ListWebAuthPageTemplateSwitches<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6459,6 +6705,7 @@ impl<'a> ListWebAuthPageTemplateSwitches<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6490,16 +6737,11 @@ static LIST_WEB_AUTH_PAGE_TEMPLATE_SWITCHES_V1: ruckus_one_runtime::Operation = 
 };
 /// Representations offered by `list_web_auth_page_template_switches_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListWebAuthPageTemplateSwitchesV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListWebAuthPageTemplateSwitchesV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchProfilesClient::list_web_auth_page_template_switches_v1` (List switches of a web authentication page template (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6510,26 +6752,31 @@ pub struct ListWebAuthPageTemplateSwitchesV1<'a> {
 }
 impl<'a> ListWebAuthPageTemplateSwitchesV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListWebAuthPageTemplateSwitchesV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6538,6 +6785,7 @@ impl<'a> ListWebAuthPageTemplateSwitchesV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6573,18 +6821,12 @@ static PUT_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `put_web_auth_page_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PutWebAuthPageTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PutWebAuthPageTemplateVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchProfilesClient::put_web_auth_page_template` (Put web auth page template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6595,26 +6837,31 @@ pub struct PutWebAuthPageTemplate<'a> {
 }
 impl<'a> PutWebAuthPageTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: PutWebAuthPageTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6623,6 +6870,7 @@ impl<'a> PutWebAuthPageTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6658,18 +6906,12 @@ static UPDATE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
 };
 /// Representations offered by `update_profile`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchProfilesClient::update_profile` (Update profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6680,21 +6922,25 @@ pub struct UpdateProfile<'a> {
 }
 impl<'a> UpdateProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6702,6 +6948,7 @@ impl<'a> UpdateProfile<'a> {
     /// Sends the request and decodes the `200` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6716,6 +6963,7 @@ impl<'a> UpdateProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6733,6 +6981,7 @@ impl<'a> UpdateProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6772,18 +7021,12 @@ static GET_PROFILES_BY_VENUE_ID: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `get_profiles_by_venue_id`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetProfilesByVenueIdVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetProfilesByVenueIdVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchProfilesClient::get_profiles_by_venue_id` (Get profiles by venue id).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6794,26 +7037,31 @@ pub struct GetProfilesByVenueId<'a> {
 }
 impl<'a> GetProfilesByVenueId<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetProfilesByVenueIdVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6822,6 +7070,7 @@ impl<'a> GetProfilesByVenueId<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6857,18 +7106,12 @@ static GET_CLI_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Representations offered by `get_cli_templates`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetCliTemplatesVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetCliTemplatesVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchProfilesClient::get_cli_templates` (Get cli templates).
 ///
 /// Optional parameters: [`category`](Self::category).
@@ -6880,6 +7123,7 @@ pub struct GetCliTemplates<'a> {
 }
 impl<'a> GetCliTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -6887,26 +7131,31 @@ impl<'a> GetCliTemplates<'a> {
     /// Sets the query parameter `category`.
     ///
     /// query parameter `category`; `string`.
+    #[inline]
     pub fn category(mut self, category: &str) -> Self {
         self.req.query("category", &category);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetCliTemplatesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6915,6 +7164,7 @@ impl<'a> GetCliTemplates<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

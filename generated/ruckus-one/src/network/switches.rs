@@ -375,6 +375,7 @@ impl<'de> serde::Deserialize<'de> for GroupedSwitch {
 }
 impl GroupedSwitch {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             switches: None,
@@ -569,6 +570,7 @@ impl<'de> serde::Deserialize<'de> for IcxSwitch {
 }
 impl IcxSwitch {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -835,6 +837,7 @@ impl<'de> serde::Deserialize<'de> for IcxSwitchResponse {
 }
 impl IcxSwitchResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -956,6 +959,7 @@ impl<'de> serde::Deserialize<'de> for IcxSwitchView {
 }
 impl IcxSwitchView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1159,6 +1163,7 @@ impl<'de> serde::Deserialize<'de> for ImportSwitchResultView {
 }
 impl ImportSwitchResultView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             success_download_url: None,
@@ -1257,6 +1262,7 @@ impl<'de> serde::Deserialize<'de> for LldpQosView {
 }
 impl LldpQosView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1579,6 +1585,7 @@ impl<'de> serde::Deserialize<'de> for PortResponse {
 }
 impl PortResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -1926,6 +1933,7 @@ impl<'de> serde::Deserialize<'de> for PortV1001 {
 }
 impl PortV1001 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2440,6 +2448,7 @@ impl<'de> serde::Deserialize<'de> for PortView {
 }
 impl PortView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2982,6 +2991,7 @@ impl<'de> serde::Deserialize<'de> for Ports {
 }
 impl Ports {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(switch_id: String) -> Self {
         Self {
             id: None,
@@ -3337,6 +3347,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseGroupedSwitch {
 }
 impl QueryResponseGroupedSwitch {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -3456,6 +3467,7 @@ impl<'de> serde::Deserialize<'de> for SchedulerView {
 }
 impl SchedulerView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3616,6 +3628,7 @@ impl<'de> serde::Deserialize<'de> for StackMembersView {
 }
 impl StackMembersView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3687,6 +3700,7 @@ impl<'de> serde::Deserialize<'de> for StackMembersViewV1 {
 }
 impl StackMembersViewV1 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3772,6 +3786,7 @@ impl<'de> serde::Deserialize<'de> for SwitchPortSelection {
 }
 impl SwitchPortSelection {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             switch_id: None,
@@ -3845,6 +3860,7 @@ impl<'de> serde::Deserialize<'de> for SwitchPositionView {
 }
 impl SwitchPositionView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3930,6 +3946,7 @@ impl<'de> serde::Deserialize<'de> for SwitchPositionViewV1001 {
 }
 impl SwitchPositionViewV1001 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             floor_plan_id: None,
@@ -4027,6 +4044,7 @@ impl<'de> serde::Deserialize<'de> for SwitchQueryResult {
 }
 impl SwitchQueryResult {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             total_count: None,
@@ -4175,6 +4193,7 @@ impl<'de> serde::Deserialize<'de> for VenueStackMember {
 }
 impl VenueStackMember {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -4290,6 +4309,7 @@ impl<'de> serde::Deserialize<'de> for VenueSwitchStack {
 }
 impl VenueSwitchStack {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             active_serial: None,
@@ -4340,6 +4360,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     #[doc(alias = "/venues/{venueId}/switches")]
     #[doc(alias = "GET /venues/{venueId}/switches")]
+    #[inline]
     pub fn list_venue_switches(&self, venue_id: &str) -> ListVenueSwitches<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4359,6 +4380,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchesV1::version`)
     #[doc(alias = "/venues/{venueId}/switches")]
     #[doc(alias = "GET /venues/{venueId}/switches")]
+    #[inline]
     pub fn list_venue_switches_v1(&self, venue_id: &str) -> ListVenueSwitchesV1<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4380,6 +4402,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/switches")]
     #[doc(alias = "POST /venues/{venueId}/switches")]
+    #[inline]
     pub fn create_venue_switch(
         &self,
         venue_id: &str,
@@ -4406,6 +4429,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/switches")]
     #[doc(alias = "DELETE /venues/{venueId}/switches")]
+    #[inline]
     pub fn delete_venue_switches(
         &self,
         venue_id: &str,
@@ -4432,6 +4456,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/switches/importRequests")]
     #[doc(alias = "POST /venues/{venueId}/switches/importRequests")]
+    #[inline]
     pub fn create_venue_switch_import_request(
         &self,
         venue_id: &str,
@@ -4457,6 +4482,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitch::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}")]
+    #[inline]
     pub fn get_venue_switch(
         &self,
         venue_id: &str,
@@ -4482,6 +4508,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitch::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}")]
     #[doc(alias = "PUT /venues/{venueId}/switches/{switchId}")]
+    #[inline]
     pub fn update_venue_switch(
         &self,
         venue_id: &str,
@@ -4510,6 +4537,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/switches/{switchId}")]
     #[doc(alias = "POST /venues/{venueId}/switches/{switchId}")]
+    #[inline]
     pub fn add_venue_switch(
         &self,
         venue_id: &str,
@@ -4537,6 +4565,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/switches/{switchId}")]
     #[doc(alias = "DELETE /venues/{venueId}/switches/{switchId}")]
+    #[inline]
     pub fn delete_venue_switch(
         &self,
         venue_id: &str,
@@ -4563,6 +4592,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/positions")]
     #[doc(alias = "PUT /venues/{venueId}/switches/{switchId}/positions")]
+    #[inline]
     pub fn update_venue_switch_positions(
         &self,
         venue_id: &str,
@@ -4589,6 +4619,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchPortSettings::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/portSettings")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/portSettings")]
+    #[inline]
     pub fn get_venue_switch_port_settings(
         &self,
         venue_id: &str,
@@ -4614,6 +4645,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchPortSettings::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/portSettings")]
     #[doc(alias = "PUT /venues/{venueId}/switches/{switchId}/portSettings")]
+    #[inline]
     pub fn update_venue_switch_port_settings(
         &self,
         venue_id: &str,
@@ -4643,6 +4675,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchPortSettings::version`)
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/portSettings")]
     #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/portSettings")]
+    #[inline]
     pub fn create_venue_switch_port_settings(
         &self,
         venue_id: &str,
@@ -4671,6 +4704,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchesPortSettings::version`)
     #[doc(alias = "/venues/{venueId}/switches/portSettings")]
     #[doc(alias = "POST /venues/{venueId}/switches/portSettings")]
+    #[inline]
     pub fn create_venue_switches_port_settings(
         &self,
         venue_id: &str,
@@ -4698,6 +4732,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchesPortSettings::version`)
     #[doc(alias = "/venues/{venueId}/switches/portSettings")]
     #[doc(alias = "PUT /venues/{venueId}/switches/portSettings")]
+    #[inline]
     pub fn update_venue_switches_port_settings(
         &self,
         venue_id: &str,
@@ -4727,6 +4762,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/deviceRequests")]
     #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/deviceRequests")]
+    #[inline]
     pub fn create_venue_switch_device_request(
         &self,
         venue_id: &str,
@@ -4757,6 +4793,7 @@ impl<'a> SwitchesClient<'a> {
     #[doc(alias = "/venues/{venueId}/switches/powerCycleRequests")]
     #[doc(alias = "POST /venues/{venueId}/switches/powerCycleRequests")]
     #[doc(alias = "PowerCyclePort")]
+    #[inline]
     pub fn create_venue_switch_power_cycle_request(
         &self,
         venue_id: &str,
@@ -4786,6 +4823,7 @@ impl<'a> SwitchesClient<'a> {
     #[doc(alias = "/venues/switches/query")]
     #[doc(alias = "POST /venues/switches/query")]
     #[doc(alias = "GetSwitchesOfVenue")]
+    #[inline]
     pub fn query_venue_switches(
         &self,
         body: &super::common::QueryRequest,
@@ -4813,6 +4851,7 @@ impl<'a> SwitchesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/switches/members/query")]
     #[doc(alias = "POST /venues/switches/members/query")]
+    #[inline]
     pub fn query_venue_switch_members(&self) -> QueryVenueSwitchMembers<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4836,6 +4875,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Accepts sortByCountField.
     #[doc(alias = "/venues/switches/switchPorts/query")]
     #[doc(alias = "POST /venues/switches/switchPorts/query")]
+    #[inline]
     pub fn query_venue_switch_ports(
         &self,
         body: &super::common::QueryRequest,
@@ -4863,6 +4903,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Accepts sortByCountField.
     #[doc(alias = "/venues/switches/clients/query")]
     #[doc(alias = "POST /venues/switches/clients/query")]
+    #[inline]
     pub fn query_venue_switch_clients(
         &self,
         body: &super::common::QueryRequest,
@@ -4889,6 +4930,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Accepts sortByCountField.
     #[doc(alias = "/venues/switches/query/csvFiles")]
     #[doc(alias = "POST /venues/switches/query/csvFiles")]
+    #[inline]
     pub fn export_venue_switches_csv(
         &self,
         body: &super::common::QueryRequest,
@@ -4913,6 +4955,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Pagination: `query_body`, items in `data`
     #[doc(alias = "/venues/switches/aggregationDetails")]
     #[doc(alias = "POST /venues/switches/aggregationDetails")]
+    #[inline]
     pub fn fetch_venue_switch_aggregation_details(
         &self,
         body: &super::common::DynamicQueryPayload,
@@ -4939,6 +4982,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchImportResults::version`)
     #[doc(alias = "/venues/{venueId}/switches/importResults")]
     #[doc(alias = "GET /venues/{venueId}/switches/importResults")]
+    #[inline]
     pub fn get_venue_switch_import_results(
         &self,
         venue_id: &str,
@@ -4964,6 +5008,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueStack::version`)
     #[doc(alias = "/venues/{venueId}/stacks/{stackSwitchSerialNumber}")]
     #[doc(alias = "DELETE /venues/{venueId}/stacks/{stackSwitchSerialNumber}")]
+    #[inline]
     pub fn delete_venue_stack(
         &self,
         venue_id: &str,
@@ -4989,6 +5034,7 @@ impl<'a> SwitchesClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/switchSettings")]
     #[doc(alias = "DELETE /venues/{venueId}/switchSettings")]
+    #[inline]
     pub fn delete_venue_switch_settings(
         &self,
         venue_id: &str,
@@ -5025,21 +5071,25 @@ pub struct ListVenueSwitches<'a> {
 }
 impl<'a> ListVenueSwitches<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5048,6 +5098,7 @@ impl<'a> ListVenueSwitches<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5079,16 +5130,11 @@ static LIST_VENUE_SWITCHES_V1: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `list_venue_switches_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListVenueSwitchesV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListVenueSwitchesV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::list_venue_switches_v1` (List switches of a venue (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5099,26 +5145,31 @@ pub struct ListVenueSwitchesV1<'a> {
 }
 impl<'a> ListVenueSwitchesV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListVenueSwitchesV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5127,6 +5178,7 @@ impl<'a> ListVenueSwitchesV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5158,16 +5210,11 @@ static CREATE_VENUE_SWITCH: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `create_venue_switch`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueSwitchVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueSwitchVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::create_venue_switch` (Add switches to a venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5178,21 +5225,25 @@ pub struct CreateVenueSwitch<'a> {
 }
 impl<'a> CreateVenueSwitch<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateVenueSwitchVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5200,6 +5251,7 @@ impl<'a> CreateVenueSwitch<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5214,6 +5266,7 @@ impl<'a> CreateVenueSwitch<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5231,6 +5284,7 @@ impl<'a> CreateVenueSwitch<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5266,16 +5320,11 @@ static DELETE_VENUE_SWITCHES: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `delete_venue_switches`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueSwitchesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type DeleteVenueSwitchesVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::delete_venue_switches` (Delete switches of a venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5286,21 +5335,25 @@ pub struct DeleteVenueSwitches<'a> {
 }
 impl<'a> DeleteVenueSwitches<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueSwitchesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5308,6 +5361,7 @@ impl<'a> DeleteVenueSwitches<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5322,6 +5376,7 @@ impl<'a> DeleteVenueSwitches<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5339,6 +5394,7 @@ impl<'a> DeleteVenueSwitches<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5374,16 +5430,11 @@ static CREATE_VENUE_SWITCH_IMPORT_REQUEST: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `create_venue_switch_import_request`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `multipart/form-data`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueSwitchImportRequestVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `multipart/form-data`
-    Json,
-}
+pub type CreateVenueSwitchImportRequestVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::create_venue_switch_import_request` (Import switches into a venue).
 ///
 /// Optional parameters: [`body`](Self::body).
@@ -5395,26 +5446,31 @@ pub struct CreateVenueSwitchImportRequest<'a> {
 }
 impl<'a> CreateVenueSwitchImportRequest<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: ruckus_one_runtime::Multipart) -> Self {
         self.req.multipart(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateVenueSwitchImportRequestVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5422,6 +5478,7 @@ impl<'a> CreateVenueSwitchImportRequest<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5436,6 +5493,7 @@ impl<'a> CreateVenueSwitchImportRequest<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5453,6 +5511,7 @@ impl<'a> CreateVenueSwitchImportRequest<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5488,16 +5547,11 @@ static GET_VENUE_SWITCH: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Representations offered by `get_venue_switch`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueSwitchVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueSwitchVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::get_venue_switch` (Get switch).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5508,26 +5562,31 @@ pub struct GetVenueSwitch<'a> {
 }
 impl<'a> GetVenueSwitch<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueSwitchVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5536,6 +5595,7 @@ impl<'a> GetVenueSwitch<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5567,16 +5627,11 @@ static UPDATE_VENUE_SWITCH: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `update_venue_switch`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueSwitchVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueSwitchVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::update_venue_switch` (Update switch).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5587,26 +5642,31 @@ pub struct UpdateVenueSwitch<'a> {
 }
 impl<'a> UpdateVenueSwitch<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueSwitchVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5615,6 +5675,7 @@ impl<'a> UpdateVenueSwitch<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5646,16 +5707,11 @@ static ADD_VENUE_SWITCH: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Representations offered by `add_venue_switch`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddVenueSwitchVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type AddVenueSwitchVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::add_venue_switch` (Post switch).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5666,21 +5722,25 @@ pub struct AddVenueSwitch<'a> {
 }
 impl<'a> AddVenueSwitch<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddVenueSwitchVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5688,6 +5748,7 @@ impl<'a> AddVenueSwitch<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5702,6 +5763,7 @@ impl<'a> AddVenueSwitch<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5719,6 +5781,7 @@ impl<'a> AddVenueSwitch<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5754,16 +5817,11 @@ static DELETE_VENUE_SWITCH: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `delete_venue_switch`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueSwitchVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteVenueSwitchVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::delete_venue_switch` (Delete switch).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5774,21 +5832,25 @@ pub struct DeleteVenueSwitch<'a> {
 }
 impl<'a> DeleteVenueSwitch<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueSwitchVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5796,6 +5858,7 @@ impl<'a> DeleteVenueSwitch<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5810,6 +5873,7 @@ impl<'a> DeleteVenueSwitch<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5827,6 +5891,7 @@ impl<'a> DeleteVenueSwitch<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5862,16 +5927,11 @@ static UPDATE_VENUE_SWITCH_POSITIONS: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `update_venue_switch_positions`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueSwitchPositionsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueSwitchPositionsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::update_venue_switch_positions` (Update switch positions).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5882,21 +5942,25 @@ pub struct UpdateVenueSwitchPositions<'a> {
 }
 impl<'a> UpdateVenueSwitchPositions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueSwitchPositionsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5904,6 +5968,7 @@ impl<'a> UpdateVenueSwitchPositions<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5918,6 +5983,7 @@ impl<'a> UpdateVenueSwitchPositions<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5935,6 +6001,7 @@ impl<'a> UpdateVenueSwitchPositions<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5970,16 +6037,11 @@ static GET_VENUE_SWITCH_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `get_venue_switch_port_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueSwitchPortSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueSwitchPortSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::get_venue_switch_port_settings` (Get switch port settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5990,26 +6052,31 @@ pub struct GetVenueSwitchPortSettings<'a> {
 }
 impl<'a> GetVenueSwitchPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueSwitchPortSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6018,6 +6085,7 @@ impl<'a> GetVenueSwitchPortSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6049,16 +6117,11 @@ static UPDATE_VENUE_SWITCH_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus
 };
 /// Representations offered by `update_venue_switch_port_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueSwitchPortSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueSwitchPortSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::update_venue_switch_port_settings` (Update switch port settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6069,26 +6132,31 @@ pub struct UpdateVenueSwitchPortSettings<'a> {
 }
 impl<'a> UpdateVenueSwitchPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueSwitchPortSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6097,6 +6165,7 @@ impl<'a> UpdateVenueSwitchPortSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6128,16 +6197,11 @@ static CREATE_VENUE_SWITCH_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus
 };
 /// Representations offered by `create_venue_switch_port_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueSwitchPortSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueSwitchPortSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::create_venue_switch_port_settings` (Post switch port settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6148,26 +6212,31 @@ pub struct CreateVenueSwitchPortSettings<'a> {
 }
 impl<'a> CreateVenueSwitchPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateVenueSwitchPortSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6176,6 +6245,7 @@ impl<'a> CreateVenueSwitchPortSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6207,16 +6277,11 @@ static CREATE_VENUE_SWITCHES_PORT_SETTINGS: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `create_venue_switches_port_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueSwitchesPortSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueSwitchesPortSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::create_venue_switches_port_settings` (Post port settings of several switches).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6227,26 +6292,31 @@ pub struct CreateVenueSwitchesPortSettings<'a> {
 }
 impl<'a> CreateVenueSwitchesPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateVenueSwitchesPortSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6255,6 +6325,7 @@ impl<'a> CreateVenueSwitchesPortSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6286,16 +6357,11 @@ static UPDATE_VENUE_SWITCHES_PORT_SETTINGS: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `update_venue_switches_port_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueSwitchesPortSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueSwitchesPortSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::update_venue_switches_port_settings` (Update port settings of several switches).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6306,26 +6372,31 @@ pub struct UpdateVenueSwitchesPortSettings<'a> {
 }
 impl<'a> UpdateVenueSwitchesPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueSwitchesPortSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6334,6 +6405,7 @@ impl<'a> UpdateVenueSwitchesPortSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6365,16 +6437,11 @@ static CREATE_VENUE_SWITCH_DEVICE_REQUEST: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `create_venue_switch_device_request`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueSwitchDeviceRequestVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueSwitchDeviceRequestVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::create_venue_switch_device_request` (Sync or reboot switch).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6385,21 +6452,25 @@ pub struct CreateVenueSwitchDeviceRequest<'a> {
 }
 impl<'a> CreateVenueSwitchDeviceRequest<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateVenueSwitchDeviceRequestVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6407,6 +6478,7 @@ impl<'a> CreateVenueSwitchDeviceRequest<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6421,6 +6493,7 @@ impl<'a> CreateVenueSwitchDeviceRequest<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6438,6 +6511,7 @@ impl<'a> CreateVenueSwitchDeviceRequest<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6473,16 +6547,11 @@ static CREATE_VENUE_SWITCH_POWER_CYCLE_REQUEST: ruckus_one_runtime::Operation = 
 };
 /// Representations offered by `create_venue_switch_power_cycle_request`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueSwitchPowerCycleRequestVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueSwitchPowerCycleRequestVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::create_venue_switch_power_cycle_request` (Power-cycle switch ports).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6493,11 +6562,13 @@ pub struct CreateVenueSwitchPowerCycleRequest<'a> {
 }
 impl<'a> CreateVenueSwitchPowerCycleRequest<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: CreateVenueSwitchPowerCycleRequestVersion,
@@ -6506,16 +6577,19 @@ impl<'a> CreateVenueSwitchPowerCycleRequest<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6524,6 +6598,7 @@ impl<'a> CreateVenueSwitchPowerCycleRequest<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6555,16 +6630,11 @@ static QUERY_VENUE_SWITCHES: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `query_venue_switches`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVenueSwitchesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVenueSwitchesVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::query_venue_switches` (Query switches).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6575,11 +6645,13 @@ pub struct QueryVenueSwitches<'a> {
 }
 impl<'a> QueryVenueSwitches<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryVenueSwitchesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -6592,26 +6664,31 @@ impl<'a> QueryVenueSwitches<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, SwitchQueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::Switch> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6620,6 +6697,7 @@ impl<'a> QueryVenueSwitches<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6656,11 +6734,13 @@ pub struct QueryVenueSwitchMembers<'a> {
 }
 impl<'a> QueryVenueSwitchMembers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
@@ -6673,26 +6753,31 @@ impl<'a> QueryVenueSwitchMembers<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, VenueSwitchStack> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6701,6 +6786,7 @@ impl<'a> QueryVenueSwitchMembers<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6732,16 +6818,11 @@ static QUERY_VENUE_SWITCH_PORTS: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `query_venue_switch_ports`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVenueSwitchPortsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVenueSwitchPortsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::query_venue_switch_ports` (Query switch ports).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6752,11 +6833,13 @@ pub struct QueryVenueSwitchPorts<'a> {
 }
 impl<'a> QueryVenueSwitchPorts<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryVenueSwitchPortsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -6769,6 +6852,7 @@ impl<'a> QueryVenueSwitchPorts<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::SwitchPortQueryResult> {
@@ -6777,20 +6861,24 @@ impl<'a> QueryVenueSwitchPorts<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::SwitchPort> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6799,6 +6887,7 @@ impl<'a> QueryVenueSwitchPorts<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6830,16 +6919,11 @@ static QUERY_VENUE_SWITCH_CLIENTS: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `query_venue_switch_clients`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVenueSwitchClientsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVenueSwitchClientsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::query_venue_switch_clients` (Query switch clients).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6850,11 +6934,13 @@ pub struct QueryVenueSwitchClients<'a> {
 }
 impl<'a> QueryVenueSwitchClients<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryVenueSwitchClientsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -6867,6 +6953,7 @@ impl<'a> QueryVenueSwitchClients<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::SwitchClientQueryResult> {
@@ -6875,20 +6962,24 @@ impl<'a> QueryVenueSwitchClients<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::SwitchClient> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6900,6 +6991,7 @@ impl<'a> QueryVenueSwitchClients<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6931,16 +7023,11 @@ static EXPORT_VENUE_SWITCHES_CSV: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `export_venue_switches_csv`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `*/*`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `*/*`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ExportVenueSwitchesCsvVersion {
-    /// `v1`: Accept `*/*`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `*/*`, Content-Type `application/json`
-    Json,
-}
+pub type ExportVenueSwitchesCsvVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::export_venue_switches_csv` (Export switches as CSV).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6951,32 +7038,38 @@ pub struct ExportVenueSwitchesCsv<'a> {
 }
 impl<'a> ExportVenueSwitchesCsv<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ExportVenueSwitchesCsvVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and returns the `200` response body as text.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
         self.req.send_text()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7005,16 +7098,11 @@ static FETCH_VENUE_SWITCH_AGGREGATION_DETAILS: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `fetch_venue_switch_aggregation_details`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum FetchVenueSwitchAggregationDetailsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type FetchVenueSwitchAggregationDetailsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::fetch_venue_switch_aggregation_details` (Get switch aggregation details).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7025,11 +7113,13 @@ pub struct FetchVenueSwitchAggregationDetails<'a> {
 }
 impl<'a> FetchVenueSwitchAggregationDetails<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: FetchVenueSwitchAggregationDetailsVersion,
@@ -7045,26 +7135,31 @@ impl<'a> FetchVenueSwitchAggregationDetails<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, QueryResponseGroupedSwitch> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, GroupedSwitch> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7073,6 +7168,7 @@ impl<'a> FetchVenueSwitchAggregationDetails<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7104,16 +7200,11 @@ static GET_VENUE_SWITCH_IMPORT_RESULTS: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `get_venue_switch_import_results`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueSwitchImportResultsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueSwitchImportResultsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::get_venue_switch_import_results` (Get switch import results).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7124,26 +7215,31 @@ pub struct GetVenueSwitchImportResults<'a> {
 }
 impl<'a> GetVenueSwitchImportResults<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueSwitchImportResultsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7152,6 +7248,7 @@ impl<'a> GetVenueSwitchImportResults<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7183,16 +7280,11 @@ static DELETE_VENUE_STACK: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 };
 /// Representations offered by `delete_venue_stack`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueStackVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteVenueStackVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::delete_venue_stack` (Delete switch stack).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7203,26 +7295,31 @@ pub struct DeleteVenueStack<'a> {
 }
 impl<'a> DeleteVenueStack<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueStackVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7231,6 +7328,7 @@ impl<'a> DeleteVenueStack<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7266,21 +7364,25 @@ pub struct DeleteVenueSwitchSettings<'a> {
 }
 impl<'a> DeleteVenueSwitchSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7289,6 +7391,7 @@ impl<'a> DeleteVenueSwitchSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

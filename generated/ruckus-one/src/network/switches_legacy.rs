@@ -35,6 +35,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switches (`GET /venues/{venueId}/switches`)."
     )]
+    #[inline]
     pub fn list_switches_legacy(&self) -> ListSwitchesLegacy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -61,6 +62,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch (`POST /venues/{venueId}/switches`)."
     )]
+    #[inline]
     pub fn create_switch_legacy(&self) -> CreateSwitchLegacy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -87,6 +89,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switches (`DELETE /venues/{venueId}/switches`)."
     )]
+    #[inline]
     pub fn delete_switches_legacy(
         &self,
         body: &Vec<String>,
@@ -117,6 +120,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch (`GET /venues/{venueId}/switches/{switchId}`)."
     )]
+    #[inline]
     pub fn get_switch_legacy(&self, switch_id: &str) -> GetSwitchLegacy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -144,6 +148,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch (`PUT /venues/{venueId}/switches/{switchId}`)."
     )]
+    #[inline]
     pub fn update_switch_legacy(&self, switch_id: &str) -> UpdateSwitchLegacy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -171,6 +176,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form add_venue_switch (`POST /venues/{venueId}/switches/{switchId}`)."
     )]
+    #[inline]
     pub fn add_switch_legacy(&self, switch_id: &str) -> AddSwitchLegacy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -197,6 +203,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch (`DELETE /venues/{venueId}/switches/{switchId}`)."
     )]
+    #[inline]
     pub fn delete_switch_legacy(&self, switch_id: &str) -> DeleteSwitchLegacy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -224,6 +231,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_positions (`PUT /venues/{venueId}/switches/{switchId}/positions`)."
     )]
+    #[inline]
     pub fn update_switch_positions_legacy(
         &self,
         switch_id: &str,
@@ -253,6 +261,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_port_settings (`GET /venues/{venueId}/switches/{switchId}/portSettings`)."
     )]
+    #[inline]
     pub fn get_switch_port_settings_legacy(
         &self,
         switch_id: &str,
@@ -283,6 +292,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_port_settings (`PUT /venues/{venueId}/switches/{switchId}/portSettings`)."
     )]
+    #[inline]
     pub fn update_switch_port_settings_legacy(
         &self,
         switch_id: &str,
@@ -315,6 +325,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_port_settings (`POST /venues/{venueId}/switches/{switchId}/portSettings`)."
     )]
+    #[inline]
     pub fn create_switch_port_settings_legacy(
         &self,
         switch_id: &str,
@@ -346,6 +357,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_vlans (`GET /venues/{venueId}/switches/{switchId}/vlans`)."
     )]
+    #[inline]
     pub fn list_switch_vlans_legacy(
         &self,
         switch_id: &str,
@@ -376,6 +388,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_vlan (`POST /venues/{venueId}/switches/{switchId}/vlans`)."
     )]
+    #[inline]
     pub fn create_switch_vlan_legacy(
         &self,
         switch_id: &str,
@@ -406,6 +419,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_vlans (`DELETE /venues/{venueId}/switches/{switchId}/vlans`)."
     )]
+    #[inline]
     pub fn delete_switch_vlans_legacy(
         &self,
         switch_id: &str,
@@ -438,6 +452,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_vlan (`GET /venues/{venueId}/switches/{switchId}/vlans/{vlanId}`)."
     )]
+    #[inline]
     pub fn get_switch_vlan_legacy(
         &self,
         switch_id: &str,
@@ -470,6 +485,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_vlan (`PUT /venues/{venueId}/switches/{switchId}/vlans/{vlanId}`)."
     )]
+    #[inline]
     pub fn update_switch_vlan_legacy(
         &self,
         switch_id: &str,
@@ -501,6 +517,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_vlan (`DELETE /venues/{venueId}/switches/{switchId}/vlans/{vlanId}`)."
     )]
+    #[inline]
     pub fn delete_switch_vlan_legacy(
         &self,
         switch_id: &str,
@@ -531,6 +548,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_ve_ports (`GET /venues/{venueId}/switches/{switchId}/vePorts`)."
     )]
+    #[inline]
     pub fn list_switch_ve_ports_legacy(
         &self,
         switch_id: &str,
@@ -561,6 +579,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_ve_port (`POST /venues/{venueId}/switches/{switchId}/vePorts`)."
     )]
+    #[inline]
     pub fn create_switch_ve_port_legacy(
         &self,
         switch_id: &str,
@@ -591,6 +610,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_ve_ports (`DELETE /venues/{venueId}/switches/{switchId}/vePorts`)."
     )]
+    #[inline]
     pub fn delete_switch_ve_ports_legacy(
         &self,
         switch_id: &str,
@@ -623,6 +643,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_ve_port (`GET /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}`)."
     )]
+    #[inline]
     pub fn get_switch_ve_port_legacy(
         &self,
         switch_id: &str,
@@ -655,6 +676,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_ve_port (`PUT /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}`)."
     )]
+    #[inline]
     pub fn update_switch_ve_port_legacy(
         &self,
         switch_id: &str,
@@ -686,6 +708,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_ve_port (`DELETE /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}`)."
     )]
+    #[inline]
     pub fn delete_switch_ve_port_legacy(
         &self,
         switch_id: &str,
@@ -716,6 +739,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_static_routes (`GET /venues/{venueId}/switches/{switchId}/staticRoutes`)."
     )]
+    #[inline]
     pub fn list_switch_static_routes_legacy(
         &self,
         switch_id: &str,
@@ -748,6 +772,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_static_route (`POST /venues/{venueId}/switches/{switchId}/staticRoutes`)."
     )]
+    #[inline]
     pub fn create_switch_static_route_legacy(
         &self,
         switch_id: &str,
@@ -780,6 +805,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_static_routes (`DELETE /venues/{venueId}/switches/{switchId}/staticRoutes`)."
     )]
+    #[inline]
     pub fn delete_switch_static_routes_legacy(
         &self,
         switch_id: &str,
@@ -814,6 +840,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_static_route (`GET /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}`)."
     )]
+    #[inline]
     pub fn get_switch_static_route_legacy(
         &self,
         switch_id: &str,
@@ -846,6 +873,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_static_route (`PUT /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}`)."
     )]
+    #[inline]
     pub fn update_switch_static_route_legacy(
         &self,
         switch_id: &str,
@@ -879,6 +907,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_static_route (`DELETE /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}`)."
     )]
+    #[inline]
     pub fn delete_switch_static_route_legacy(
         &self,
         switch_id: &str,
@@ -911,6 +940,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_lags (`GET /venues/{venueId}/switches/{switchId}/lags`)."
     )]
+    #[inline]
     pub fn list_switch_lags_legacy(&self, switch_id: &str) -> ListSwitchLagsLegacy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -938,6 +968,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_lag (`POST /venues/{venueId}/switches/{switchId}/lags`)."
     )]
+    #[inline]
     pub fn create_switch_lag_legacy(
         &self,
         switch_id: &str,
@@ -968,6 +999,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_lags (`DELETE /venues/{venueId}/switches/{switchId}/lags`)."
     )]
+    #[inline]
     pub fn delete_switch_lags_legacy(
         &self,
         switch_id: &str,
@@ -1000,6 +1032,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_lag (`GET /venues/{venueId}/switches/{switchId}/lags/{lagId}`)."
     )]
+    #[inline]
     pub fn get_switch_lag_legacy(
         &self,
         switch_id: &str,
@@ -1032,6 +1065,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_lag (`PUT /venues/{venueId}/switches/{switchId}/lags/{lagId}`)."
     )]
+    #[inline]
     pub fn update_switch_lag_legacy(
         &self,
         switch_id: &str,
@@ -1063,6 +1097,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_lag (`DELETE /venues/{venueId}/switches/{switchId}/lags/{lagId}`)."
     )]
+    #[inline]
     pub fn delete_switch_lag_legacy(
         &self,
         switch_id: &str,
@@ -1093,6 +1128,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_dhcp_servers (`GET /venues/{venueId}/switches/{switchId}/dhcpServers`)."
     )]
+    #[inline]
     pub fn list_switch_dhcp_servers_legacy(
         &self,
         switch_id: &str,
@@ -1123,6 +1159,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_dhcp_server (`POST /venues/{venueId}/switches/{switchId}/dhcpServers`)."
     )]
+    #[inline]
     pub fn create_switch_dhcp_server_legacy(
         &self,
         switch_id: &str,
@@ -1155,6 +1192,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_dhcp_servers (`DELETE /venues/{venueId}/switches/{switchId}/dhcpServers`)."
     )]
+    #[inline]
     pub fn delete_switch_dhcp_servers_legacy(
         &self,
         switch_id: &str,
@@ -1189,6 +1227,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_dhcp_server (`GET /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}`)."
     )]
+    #[inline]
     pub fn get_switch_dhcp_server_legacy(
         &self,
         switch_id: &str,
@@ -1221,6 +1260,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_dhcp_server (`PUT /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}`)."
     )]
+    #[inline]
     pub fn update_switch_dhcp_server_legacy(
         &self,
         switch_id: &str,
@@ -1254,6 +1294,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_dhcp_server (`DELETE /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}`)."
     )]
+    #[inline]
     pub fn delete_switch_dhcp_server_legacy(
         &self,
         switch_id: &str,
@@ -1289,6 +1330,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_vlans (`POST /venues/{venueId}/switches/{switchId}/vlans/query`)."
     )]
+    #[inline]
     pub fn query_switch_vlans_legacy(
         &self,
         switch_id: &str,
@@ -1321,6 +1363,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_ve_ports (`POST /venues/{venueId}/switches/{switchId}/vePorts/query`)."
     )]
+    #[inline]
     pub fn query_switch_ve_ports_legacy(
         &self,
         switch_id: &str,
@@ -1353,6 +1396,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_dhcp_servers (`POST /venues/{venueId}/switches/{switchId}/dhcpServers/query`)."
     )]
+    #[inline]
     pub fn query_switch_dhcp_servers_legacy(
         &self,
         switch_id: &str,
@@ -1387,6 +1431,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_acls (`POST /venues/{venueId}/switches/{switchId}/acls/query`)."
     )]
+    #[inline]
     pub fn query_switch_acls_legacy(
         &self,
         switch_id: &str,
@@ -1419,6 +1464,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_config_backups (`POST /venues/{venueId}/switches/{switchId}/configBackups/query`)."
     )]
+    #[inline]
     pub fn query_switch_config_backups_legacy(
         &self,
         switch_id: &str,
@@ -1450,6 +1496,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_acls (`GET /venues/{venueId}/switches/{switchId}/acls`)."
     )]
+    #[inline]
     pub fn list_switch_acls_legacy(&self, switch_id: &str) -> ListSwitchAclsLegacy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1476,6 +1523,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_acl_unions (`GET /venues/{venueId}/switches/{switchId}/aclUnions`)."
     )]
+    #[inline]
     pub fn list_switch_acl_unions_legacy(
         &self,
         switch_id: &str,
@@ -1505,6 +1553,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_vlan_unions (`GET /venues/{venueId}/switches/{switchId}/vlanUnions`)."
     )]
+    #[inline]
     pub fn list_switch_vlan_unions_legacy(
         &self,
         switch_id: &str,
@@ -1535,6 +1584,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_device_request (`POST /venues/{venueId}/switches/{switchId}/deviceRequests`)."
     )]
+    #[inline]
     pub fn create_switch_device_request_legacy(
         &self,
         switch_id: &str,
@@ -1567,6 +1617,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form patch_venue_switch_dhcp_server_states (`PATCH /venues/{venueId}/switches/{switchId}/dhcpServerStates`)."
     )]
+    #[inline]
     pub fn patch_switch_dhcp_server_states_legacy(
         &self,
         switch_id: &str,
@@ -1601,6 +1652,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_config_hist_details (`POST /venues/{venueId}/switches/{switchId}/configHistDetails/query`)."
     )]
+    #[inline]
     pub fn query_switch_config_hist_details_legacy(
         &self,
         switch_id: &str,
@@ -1635,6 +1687,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_transaction_config_hist_details (`GET /venues/{venueId}/switches/{switchId}/transactions/{transactionId}/configHistDetails`)."
     )]
+    #[inline]
     pub fn list_switch_transaction_config_hist_details_legacy(
         &self,
         switch_id: &str,
@@ -1667,6 +1720,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_config_backups (`GET /venues/{venueId}/switches/{switchId}/configBackups`)."
     )]
+    #[inline]
     pub fn list_switch_config_backups_legacy(
         &self,
         switch_id: &str,
@@ -1699,6 +1753,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_config_backup (`POST /venues/{venueId}/switches/{switchId}/configBackups`)."
     )]
+    #[inline]
     pub fn create_switch_config_backup_legacy(
         &self,
         switch_id: &str,
@@ -1731,6 +1786,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_config_backups (`DELETE /venues/{venueId}/switches/{switchId}/configBackups`)."
     )]
+    #[inline]
     pub fn delete_switch_config_backups_legacy(
         &self,
         switch_id: &str,
@@ -1765,6 +1821,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_config_backup (`GET /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}`)."
     )]
+    #[inline]
     pub fn get_switch_config_backup_legacy(
         &self,
         switch_id: &str,
@@ -1796,6 +1853,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_config_backup (`DELETE /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}`)."
     )]
+    #[inline]
     pub fn delete_switch_config_backup_legacy(
         &self,
         switch_id: &str,
@@ -1830,6 +1888,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form patch_venue_switch_config_backup (`PATCH /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}`)."
     )]
+    #[inline]
     pub fn patch_switch_config_backup_legacy(
         &self,
         switch_id: &str,
@@ -1863,6 +1922,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_config_backup_comparison (`POST /venues/{venueId}/switches/{switchId}/configBackups/comparisons`)."
     )]
+    #[inline]
     pub fn create_switch_config_backup_comparison_legacy(
         &self,
         switch_id: &str,
@@ -1899,6 +1959,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_config_backup_formatted_configs (`GET /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}/formattedConfigs`)."
     )]
+    #[inline]
     pub fn get_switch_config_backup_formatted_configs_legacy(
         &self,
         switch_id: &str,
@@ -1930,6 +1991,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); the document names no replacement."
     )]
+    #[inline]
     pub fn list_switch_dhcp_server_lease_tables_legacy(
         &self,
         switch_id: &str,
@@ -1961,6 +2023,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); the document names no replacement."
     )]
+    #[inline]
     pub fn create_switch_debug_request_legacy(
         &self,
         switch_id: &str,
@@ -1992,6 +2055,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); the document names no replacement."
     )]
+    #[inline]
     pub fn get_switch_debug_request_legacy(
         &self,
         switch_id: &str,
@@ -2024,6 +2088,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); the venue form is export_venue_switches_csv (`POST /venues/switches/query/csvFiles`)."
     )]
+    #[inline]
     pub fn export_switches_csv_legacy(&self) -> ExportSwitchesCsvLegacy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2052,6 +2117,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); the venue form is query_venue_switch_ports (`POST /venues/switches/switchPorts/query`)."
     )]
+    #[inline]
     pub fn query_switch_ports_legacy(&self) -> QuerySwitchPortsLegacy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2080,6 +2146,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); the venue form is query_venue_switch_clients (`POST /venues/switches/clients/query`)."
     )]
+    #[inline]
     pub fn query_switch_clients_legacy(&self) -> QuerySwitchClientsLegacy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2113,21 +2180,25 @@ pub struct ListSwitchesLegacy<'a> {
 }
 impl<'a> ListSwitchesLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2136,6 +2207,7 @@ impl<'a> ListSwitchesLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2172,26 +2244,31 @@ pub struct CreateSwitchLegacy<'a> {
 }
 impl<'a> CreateSwitchLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2200,6 +2277,7 @@ impl<'a> CreateSwitchLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2235,21 +2313,25 @@ pub struct DeleteSwitchesLegacy<'a> {
 }
 impl<'a> DeleteSwitchesLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2258,6 +2340,7 @@ impl<'a> DeleteSwitchesLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2293,21 +2376,25 @@ pub struct GetSwitchLegacy<'a> {
 }
 impl<'a> GetSwitchLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2316,6 +2403,7 @@ impl<'a> GetSwitchLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2352,26 +2440,31 @@ pub struct UpdateSwitchLegacy<'a> {
 }
 impl<'a> UpdateSwitchLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2380,6 +2473,7 @@ impl<'a> UpdateSwitchLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2416,26 +2510,31 @@ pub struct AddSwitchLegacy<'a> {
 }
 impl<'a> AddSwitchLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2444,6 +2543,7 @@ impl<'a> AddSwitchLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2479,21 +2579,25 @@ pub struct DeleteSwitchLegacy<'a> {
 }
 impl<'a> DeleteSwitchLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2502,6 +2606,7 @@ impl<'a> DeleteSwitchLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2538,26 +2643,31 @@ pub struct UpdateSwitchPositionsLegacy<'a> {
 }
 impl<'a> UpdateSwitchPositionsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2566,6 +2676,7 @@ impl<'a> UpdateSwitchPositionsLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2601,21 +2712,25 @@ pub struct GetSwitchPortSettingsLegacy<'a> {
 }
 impl<'a> GetSwitchPortSettingsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2624,6 +2739,7 @@ impl<'a> GetSwitchPortSettingsLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2660,26 +2776,31 @@ pub struct UpdateSwitchPortSettingsLegacy<'a> {
 }
 impl<'a> UpdateSwitchPortSettingsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2688,6 +2809,7 @@ impl<'a> UpdateSwitchPortSettingsLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2724,26 +2846,31 @@ pub struct CreateSwitchPortSettingsLegacy<'a> {
 }
 impl<'a> CreateSwitchPortSettingsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2752,6 +2879,7 @@ impl<'a> CreateSwitchPortSettingsLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2787,21 +2915,25 @@ pub struct ListSwitchVlansLegacy<'a> {
 }
 impl<'a> ListSwitchVlansLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2810,6 +2942,7 @@ impl<'a> ListSwitchVlansLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2846,26 +2979,31 @@ pub struct CreateSwitchVlanLegacy<'a> {
 }
 impl<'a> CreateSwitchVlanLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2874,6 +3012,7 @@ impl<'a> CreateSwitchVlanLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2909,21 +3048,25 @@ pub struct DeleteSwitchVlansLegacy<'a> {
 }
 impl<'a> DeleteSwitchVlansLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2932,6 +3075,7 @@ impl<'a> DeleteSwitchVlansLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2967,21 +3111,25 @@ pub struct GetSwitchVlanLegacy<'a> {
 }
 impl<'a> GetSwitchVlanLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2990,6 +3138,7 @@ impl<'a> GetSwitchVlanLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3026,26 +3175,31 @@ pub struct UpdateSwitchVlanLegacy<'a> {
 }
 impl<'a> UpdateSwitchVlanLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3054,6 +3208,7 @@ impl<'a> UpdateSwitchVlanLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3089,21 +3244,25 @@ pub struct DeleteSwitchVlanLegacy<'a> {
 }
 impl<'a> DeleteSwitchVlanLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3112,6 +3271,7 @@ impl<'a> DeleteSwitchVlanLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3147,21 +3307,25 @@ pub struct ListSwitchVePortsLegacy<'a> {
 }
 impl<'a> ListSwitchVePortsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3170,6 +3334,7 @@ impl<'a> ListSwitchVePortsLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3206,26 +3371,31 @@ pub struct CreateSwitchVePortLegacy<'a> {
 }
 impl<'a> CreateSwitchVePortLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3234,6 +3404,7 @@ impl<'a> CreateSwitchVePortLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3269,21 +3440,25 @@ pub struct DeleteSwitchVePortsLegacy<'a> {
 }
 impl<'a> DeleteSwitchVePortsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3292,6 +3467,7 @@ impl<'a> DeleteSwitchVePortsLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3327,21 +3503,25 @@ pub struct GetSwitchVePortLegacy<'a> {
 }
 impl<'a> GetSwitchVePortLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3350,6 +3530,7 @@ impl<'a> GetSwitchVePortLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3386,26 +3567,31 @@ pub struct UpdateSwitchVePortLegacy<'a> {
 }
 impl<'a> UpdateSwitchVePortLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3414,6 +3600,7 @@ impl<'a> UpdateSwitchVePortLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3449,21 +3636,25 @@ pub struct DeleteSwitchVePortLegacy<'a> {
 }
 impl<'a> DeleteSwitchVePortLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3472,6 +3663,7 @@ impl<'a> DeleteSwitchVePortLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3507,21 +3699,25 @@ pub struct ListSwitchStaticRoutesLegacy<'a> {
 }
 impl<'a> ListSwitchStaticRoutesLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3530,6 +3726,7 @@ impl<'a> ListSwitchStaticRoutesLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3566,26 +3763,31 @@ pub struct CreateSwitchStaticRouteLegacy<'a> {
 }
 impl<'a> CreateSwitchStaticRouteLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3594,6 +3796,7 @@ impl<'a> CreateSwitchStaticRouteLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3629,21 +3832,25 @@ pub struct DeleteSwitchStaticRoutesLegacy<'a> {
 }
 impl<'a> DeleteSwitchStaticRoutesLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3652,6 +3859,7 @@ impl<'a> DeleteSwitchStaticRoutesLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3687,21 +3895,25 @@ pub struct GetSwitchStaticRouteLegacy<'a> {
 }
 impl<'a> GetSwitchStaticRouteLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3710,6 +3922,7 @@ impl<'a> GetSwitchStaticRouteLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3746,26 +3959,31 @@ pub struct UpdateSwitchStaticRouteLegacy<'a> {
 }
 impl<'a> UpdateSwitchStaticRouteLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3774,6 +3992,7 @@ impl<'a> UpdateSwitchStaticRouteLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3809,21 +4028,25 @@ pub struct DeleteSwitchStaticRouteLegacy<'a> {
 }
 impl<'a> DeleteSwitchStaticRouteLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3832,6 +4055,7 @@ impl<'a> DeleteSwitchStaticRouteLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3867,21 +4091,25 @@ pub struct ListSwitchLagsLegacy<'a> {
 }
 impl<'a> ListSwitchLagsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3890,6 +4118,7 @@ impl<'a> ListSwitchLagsLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3926,26 +4155,31 @@ pub struct CreateSwitchLagLegacy<'a> {
 }
 impl<'a> CreateSwitchLagLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3954,6 +4188,7 @@ impl<'a> CreateSwitchLagLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3989,21 +4224,25 @@ pub struct DeleteSwitchLagsLegacy<'a> {
 }
 impl<'a> DeleteSwitchLagsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4012,6 +4251,7 @@ impl<'a> DeleteSwitchLagsLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4047,21 +4287,25 @@ pub struct GetSwitchLagLegacy<'a> {
 }
 impl<'a> GetSwitchLagLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4070,6 +4314,7 @@ impl<'a> GetSwitchLagLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4106,26 +4351,31 @@ pub struct UpdateSwitchLagLegacy<'a> {
 }
 impl<'a> UpdateSwitchLagLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4134,6 +4384,7 @@ impl<'a> UpdateSwitchLagLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4169,21 +4420,25 @@ pub struct DeleteSwitchLagLegacy<'a> {
 }
 impl<'a> DeleteSwitchLagLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4192,6 +4447,7 @@ impl<'a> DeleteSwitchLagLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4227,21 +4483,25 @@ pub struct ListSwitchDhcpServersLegacy<'a> {
 }
 impl<'a> ListSwitchDhcpServersLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4250,6 +4510,7 @@ impl<'a> ListSwitchDhcpServersLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4286,26 +4547,31 @@ pub struct CreateSwitchDhcpServerLegacy<'a> {
 }
 impl<'a> CreateSwitchDhcpServerLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4314,6 +4580,7 @@ impl<'a> CreateSwitchDhcpServerLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4349,21 +4616,25 @@ pub struct DeleteSwitchDhcpServersLegacy<'a> {
 }
 impl<'a> DeleteSwitchDhcpServersLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4372,6 +4643,7 @@ impl<'a> DeleteSwitchDhcpServersLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4407,21 +4679,25 @@ pub struct GetSwitchDhcpServerLegacy<'a> {
 }
 impl<'a> GetSwitchDhcpServerLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4430,6 +4706,7 @@ impl<'a> GetSwitchDhcpServerLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4466,26 +4743,31 @@ pub struct UpdateSwitchDhcpServerLegacy<'a> {
 }
 impl<'a> UpdateSwitchDhcpServerLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4494,6 +4776,7 @@ impl<'a> UpdateSwitchDhcpServerLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4529,21 +4812,25 @@ pub struct DeleteSwitchDhcpServerLegacy<'a> {
 }
 impl<'a> DeleteSwitchDhcpServerLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4552,6 +4839,7 @@ impl<'a> DeleteSwitchDhcpServerLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4588,11 +4876,13 @@ pub struct QuerySwitchVlansLegacy<'a> {
 }
 impl<'a> QuerySwitchVlansLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
@@ -4605,26 +4895,31 @@ impl<'a> QuerySwitchVlansLegacy<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::SwitchVlanView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4633,6 +4928,7 @@ impl<'a> QuerySwitchVlansLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4669,11 +4965,13 @@ pub struct QuerySwitchVePortsLegacy<'a> {
 }
 impl<'a> QuerySwitchVePortsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
@@ -4686,26 +4984,31 @@ impl<'a> QuerySwitchVePortsLegacy<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::VePortView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4714,6 +5017,7 @@ impl<'a> QuerySwitchVePortsLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4750,11 +5054,13 @@ pub struct QuerySwitchDhcpServersLegacy<'a> {
 }
 impl<'a> QuerySwitchDhcpServersLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
@@ -4767,26 +5073,31 @@ impl<'a> QuerySwitchDhcpServersLegacy<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::DhcpServerView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4795,6 +5106,7 @@ impl<'a> QuerySwitchDhcpServersLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4831,11 +5143,13 @@ pub struct QuerySwitchAclsLegacy<'a> {
 }
 impl<'a> QuerySwitchAclsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
@@ -4848,26 +5162,31 @@ impl<'a> QuerySwitchAclsLegacy<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::AclView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4876,6 +5195,7 @@ impl<'a> QuerySwitchAclsLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4912,11 +5232,13 @@ pub struct QuerySwitchConfigBackupsLegacy<'a> {
 }
 impl<'a> QuerySwitchConfigBackupsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
@@ -4929,28 +5251,33 @@ impl<'a> QuerySwitchConfigBackupsLegacy<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::ConfigBackupView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4959,6 +5286,7 @@ impl<'a> QuerySwitchConfigBackupsLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4994,21 +5322,25 @@ pub struct ListSwitchAclsLegacy<'a> {
 }
 impl<'a> ListSwitchAclsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5017,6 +5349,7 @@ impl<'a> ListSwitchAclsLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5052,21 +5385,25 @@ pub struct ListSwitchAclUnionsLegacy<'a> {
 }
 impl<'a> ListSwitchAclUnionsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5075,6 +5412,7 @@ impl<'a> ListSwitchAclUnionsLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5110,21 +5448,25 @@ pub struct ListSwitchVlanUnionsLegacy<'a> {
 }
 impl<'a> ListSwitchVlanUnionsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5133,6 +5475,7 @@ impl<'a> ListSwitchVlanUnionsLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5169,26 +5512,31 @@ pub struct CreateSwitchDeviceRequestLegacy<'a> {
 }
 impl<'a> CreateSwitchDeviceRequestLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5197,6 +5545,7 @@ impl<'a> CreateSwitchDeviceRequestLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5233,26 +5582,31 @@ pub struct PatchSwitchDhcpServerStatesLegacy<'a> {
 }
 impl<'a> PatchSwitchDhcpServerStatesLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5261,6 +5615,7 @@ impl<'a> PatchSwitchDhcpServerStatesLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5297,11 +5652,13 @@ pub struct QuerySwitchConfigHistDetailsLegacy<'a> {
 }
 impl<'a> QuerySwitchConfigHistDetailsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
@@ -5314,6 +5671,7 @@ impl<'a> QuerySwitchConfigHistDetailsLegacy<'a> {
     /// Every page from page 1, each decoded like `send` (items in `list`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::SwitchConfigHistoryPage> {
@@ -5322,22 +5680,26 @@ impl<'a> QuerySwitchConfigHistDetailsLegacy<'a> {
     /// Every item of every page (the elements of `list`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::ConfigurationHistoryInfoView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5349,6 +5711,7 @@ impl<'a> QuerySwitchConfigHistDetailsLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5384,21 +5747,25 @@ pub struct ListSwitchTransactionConfigHistDetailsLegacy<'a> {
 }
 impl<'a> ListSwitchTransactionConfigHistDetailsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5407,6 +5774,7 @@ impl<'a> ListSwitchTransactionConfigHistDetailsLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5442,21 +5810,25 @@ pub struct ListSwitchConfigBackupsLegacy<'a> {
 }
 impl<'a> ListSwitchConfigBackupsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5465,6 +5837,7 @@ impl<'a> ListSwitchConfigBackupsLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5501,26 +5874,31 @@ pub struct CreateSwitchConfigBackupLegacy<'a> {
 }
 impl<'a> CreateSwitchConfigBackupLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5529,6 +5907,7 @@ impl<'a> CreateSwitchConfigBackupLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5564,21 +5943,25 @@ pub struct DeleteSwitchConfigBackupsLegacy<'a> {
 }
 impl<'a> DeleteSwitchConfigBackupsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5587,6 +5970,7 @@ impl<'a> DeleteSwitchConfigBackupsLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5622,21 +6006,25 @@ pub struct GetSwitchConfigBackupLegacy<'a> {
 }
 impl<'a> GetSwitchConfigBackupLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5645,6 +6033,7 @@ impl<'a> GetSwitchConfigBackupLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5680,21 +6069,25 @@ pub struct DeleteSwitchConfigBackupLegacy<'a> {
 }
 impl<'a> DeleteSwitchConfigBackupLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5703,6 +6096,7 @@ impl<'a> DeleteSwitchConfigBackupLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5739,26 +6133,31 @@ pub struct PatchSwitchConfigBackupLegacy<'a> {
 }
 impl<'a> PatchSwitchConfigBackupLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5767,6 +6166,7 @@ impl<'a> PatchSwitchConfigBackupLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5803,26 +6203,31 @@ pub struct CreateSwitchConfigBackupComparisonLegacy<'a> {
 }
 impl<'a> CreateSwitchConfigBackupComparisonLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5831,6 +6236,7 @@ impl<'a> CreateSwitchConfigBackupComparisonLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5866,21 +6272,25 @@ pub struct GetSwitchConfigBackupFormattedConfigsLegacy<'a> {
 }
 impl<'a> GetSwitchConfigBackupFormattedConfigsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5889,6 +6299,7 @@ impl<'a> GetSwitchConfigBackupFormattedConfigsLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5924,21 +6335,25 @@ pub struct ListSwitchDhcpServerLeaseTablesLegacy<'a> {
 }
 impl<'a> ListSwitchDhcpServerLeaseTablesLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5947,6 +6362,7 @@ impl<'a> ListSwitchDhcpServerLeaseTablesLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5983,26 +6399,31 @@ pub struct CreateSwitchDebugRequestLegacy<'a> {
 }
 impl<'a> CreateSwitchDebugRequestLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6011,6 +6432,7 @@ impl<'a> CreateSwitchDebugRequestLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6046,21 +6468,25 @@ pub struct GetSwitchDebugRequestLegacy<'a> {
 }
 impl<'a> GetSwitchDebugRequestLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6069,6 +6495,7 @@ impl<'a> GetSwitchDebugRequestLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6105,26 +6532,31 @@ pub struct ExportSwitchesCsvLegacy<'a> {
 }
 impl<'a> ExportSwitchesCsvLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and returns the `200` response body as bytes.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6133,6 +6565,7 @@ impl<'a> ExportSwitchesCsvLegacy<'a> {
         self.req.send_bytes()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6169,11 +6602,13 @@ pub struct QuerySwitchPortsLegacy<'a> {
 }
 impl<'a> QuerySwitchPortsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
@@ -6186,6 +6621,7 @@ impl<'a> QuerySwitchPortsLegacy<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::SwitchPortQueryResult> {
@@ -6194,20 +6630,24 @@ impl<'a> QuerySwitchPortsLegacy<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::SwitchPort> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6216,6 +6656,7 @@ impl<'a> QuerySwitchPortsLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6252,11 +6693,13 @@ pub struct QuerySwitchClientsLegacy<'a> {
 }
 impl<'a> QuerySwitchClientsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
@@ -6269,6 +6712,7 @@ impl<'a> QuerySwitchClientsLegacy<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::SwitchClientQueryResult> {
@@ -6277,20 +6721,24 @@ impl<'a> QuerySwitchClientsLegacy<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::SwitchClient> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6302,6 +6750,7 @@ impl<'a> QuerySwitchClientsLegacy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

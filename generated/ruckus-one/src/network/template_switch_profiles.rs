@@ -41,6 +41,7 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/switchProfiles/{switchProfileId}")]
     #[doc(alias = "PUT /templates/venues/{venueId}/switchProfiles/{switchProfileId}")]
     #[doc(alias = "AssociateProfileTemplate")]
+    #[inline]
     pub fn add_switch_profile_to_venue_template(
         &self,
         venue_id: &str,
@@ -70,6 +71,7 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/switchProfiles/{switchProfileId}")]
     #[doc(alias = "DELETE /templates/venues/{venueId}/switchProfiles/{switchProfileId}")]
     #[doc(alias = "DisassociateProfileTemplate")]
+    #[inline]
     pub fn remove_switch_profile_from_venue_template(
         &self,
         venue_id: &str,
@@ -101,6 +103,7 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     #[doc(alias = "/templates/switchProfiles/query")]
     #[doc(alias = "POST /templates/switchProfiles/query")]
     #[doc(alias = "QueryProfileTemplates_1_1")]
+    #[inline]
     pub fn query_template_switch_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -128,6 +131,7 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     #[doc(alias = "/templates/switchProfiles")]
     #[doc(alias = "POST /templates/switchProfiles")]
     #[doc(alias = "AddProfileTemplate_1_1")]
+    #[inline]
     pub fn create_template_switch_profile(
         &self,
         body: &super::common::Profile,
@@ -155,6 +159,7 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     #[doc(alias = "/templates/switchProfiles")]
     #[doc(alias = "POST /templates/switchProfiles")]
     #[doc(alias = "AddProfileTemplate_1_1")]
+    #[inline]
     pub fn create_template_switch_profile_v1(
         &self,
         body: &super::common::ProfileBo,
@@ -182,6 +187,7 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     #[doc(alias = "/templates/switchProfiles/{switchProfileId}")]
     #[doc(alias = "GET /templates/switchProfiles/{switchProfileId}")]
     #[doc(alias = "GetProfileTemplateById_1_1")]
+    #[inline]
     pub fn get_template_switch_profile(
         &self,
         switch_profile_id: &str,
@@ -206,6 +212,7 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     #[doc(alias = "/templates/switchProfiles/{switchProfileId}")]
     #[doc(alias = "GET /templates/switchProfiles/{switchProfileId}")]
     #[doc(alias = "GetProfileTemplateById_1_1")]
+    #[inline]
     pub fn get_template_switch_profile_v1(
         &self,
         switch_profile_id: &str,
@@ -232,6 +239,7 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     #[doc(alias = "/templates/switchProfiles/{switchProfileId}")]
     #[doc(alias = "DELETE /templates/switchProfiles/{switchProfileId}")]
     #[doc(alias = "DeleteProfileTemplateById_1_1")]
+    #[inline]
     pub fn delete_template_switch_profile(
         &self,
         switch_profile_id: &str,
@@ -259,6 +267,7 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     #[doc(alias = "/templates/switchProfiles/{switchProfileId}")]
     #[doc(alias = "PUT /templates/switchProfiles/{switchProfileId}")]
     #[doc(alias = "UpdateProfileTemplate_1_1")]
+    #[inline]
     pub fn update_profile_template(
         &self,
         switch_profile_id: &str,
@@ -285,6 +294,7 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/switchProfiles")]
     #[doc(alias = "GET /templates/venues/{venueId}/switchProfiles")]
     #[doc(alias = "GetProfileTemplatesByVenueId_1_1")]
+    #[inline]
     pub fn get_profile_templates_by_venue_id(
         &self,
         venue_id: &str,
@@ -319,16 +329,11 @@ static ADD_SWITCH_PROFILE_TO_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruc
 };
 /// Representations offered by `add_switch_profile_to_venue_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddSwitchProfileToVenueTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AddSwitchProfileToVenueTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `TemplateSwitchProfilesClient::add_switch_profile_to_venue_template` (Add switch profile to venue template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -339,21 +344,25 @@ pub struct AddSwitchProfileToVenueTemplate<'a> {
 }
 impl<'a> AddSwitchProfileToVenueTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddSwitchProfileToVenueTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -361,6 +370,7 @@ impl<'a> AddSwitchProfileToVenueTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -375,6 +385,7 @@ impl<'a> AddSwitchProfileToVenueTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -392,6 +403,7 @@ impl<'a> AddSwitchProfileToVenueTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -427,16 +439,11 @@ static REMOVE_SWITCH_PROFILE_FROM_VENUE_TEMPLATE: ruckus_one_runtime::Operation 
 };
 /// Representations offered by `remove_switch_profile_from_venue_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum RemoveSwitchProfileFromVenueTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type RemoveSwitchProfileFromVenueTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `TemplateSwitchProfilesClient::remove_switch_profile_from_venue_template` (Remove switch profile from venue template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -447,11 +454,13 @@ pub struct RemoveSwitchProfileFromVenueTemplate<'a> {
 }
 impl<'a> RemoveSwitchProfileFromVenueTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: RemoveSwitchProfileFromVenueTemplateVersion,
@@ -460,11 +469,13 @@ impl<'a> RemoveSwitchProfileFromVenueTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -472,6 +483,7 @@ impl<'a> RemoveSwitchProfileFromVenueTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -486,6 +498,7 @@ impl<'a> RemoveSwitchProfileFromVenueTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -503,6 +516,7 @@ impl<'a> RemoveSwitchProfileFromVenueTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -542,18 +556,12 @@ static QUERY_TEMPLATE_SWITCH_PROFILES: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `query_template_switch_profiles`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryTemplateSwitchProfilesVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryTemplateSwitchProfilesVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `TemplateSwitchProfilesClient::query_template_switch_profiles` (Query switch profile templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -564,11 +572,13 @@ pub struct QueryTemplateSwitchProfiles<'a> {
 }
 impl<'a> QueryTemplateSwitchProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryTemplateSwitchProfilesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -581,26 +591,31 @@ impl<'a> QueryTemplateSwitchProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::ProfileView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -609,6 +624,7 @@ impl<'a> QueryTemplateSwitchProfiles<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -640,16 +656,11 @@ static CREATE_TEMPLATE_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `create_template_switch_profile`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateTemplateSwitchProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateTemplateSwitchProfileVersion = super::versions::V1_1OrJson;
 /// Request builder for `TemplateSwitchProfilesClient::create_template_switch_profile` (Create switch profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -660,21 +671,25 @@ pub struct CreateTemplateSwitchProfile<'a> {
 }
 impl<'a> CreateTemplateSwitchProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateTemplateSwitchProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -682,6 +697,7 @@ impl<'a> CreateTemplateSwitchProfile<'a> {
     /// Sends the request and decodes the `200` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -696,6 +712,7 @@ impl<'a> CreateTemplateSwitchProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -713,6 +730,7 @@ impl<'a> CreateTemplateSwitchProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -752,16 +770,19 @@ pub struct CreateTemplateSwitchProfileV1<'a> {
 }
 impl<'a> CreateTemplateSwitchProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -769,6 +790,7 @@ impl<'a> CreateTemplateSwitchProfileV1<'a> {
     /// Sends the request and decodes the `200` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -783,6 +805,7 @@ impl<'a> CreateTemplateSwitchProfileV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -800,6 +823,7 @@ impl<'a> CreateTemplateSwitchProfileV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -835,16 +859,11 @@ static GET_TEMPLATE_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `get_template_switch_profile`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetTemplateSwitchProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetTemplateSwitchProfileVersion = super::versions::V1_1OrJson;
 /// Request builder for `TemplateSwitchProfilesClient::get_template_switch_profile` (Get switch profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -855,26 +874,31 @@ pub struct GetTemplateSwitchProfile<'a> {
 }
 impl<'a> GetTemplateSwitchProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetTemplateSwitchProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -883,6 +907,7 @@ impl<'a> GetTemplateSwitchProfile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -918,21 +943,25 @@ pub struct GetTemplateSwitchProfileV1<'a> {
 }
 impl<'a> GetTemplateSwitchProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -941,6 +970,7 @@ impl<'a> GetTemplateSwitchProfileV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -976,18 +1006,12 @@ static DELETE_TEMPLATE_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `delete_template_switch_profile`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteTemplateSwitchProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteTemplateSwitchProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `TemplateSwitchProfilesClient::delete_template_switch_profile` (Delete switch profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -998,21 +1022,25 @@ pub struct DeleteTemplateSwitchProfile<'a> {
 }
 impl<'a> DeleteTemplateSwitchProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteTemplateSwitchProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -1020,6 +1048,7 @@ impl<'a> DeleteTemplateSwitchProfile<'a> {
     /// Sends the request and decodes the `200` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1034,6 +1063,7 @@ impl<'a> DeleteTemplateSwitchProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1051,6 +1081,7 @@ impl<'a> DeleteTemplateSwitchProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -1090,18 +1121,12 @@ static UPDATE_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `update_profile_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateProfileTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateProfileTemplateVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `TemplateSwitchProfilesClient::update_profile_template` (Update profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1112,21 +1137,25 @@ pub struct UpdateProfileTemplate<'a> {
 }
 impl<'a> UpdateProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateProfileTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -1134,6 +1163,7 @@ impl<'a> UpdateProfileTemplate<'a> {
     /// Sends the request and decodes the `200` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1148,6 +1178,7 @@ impl<'a> UpdateProfileTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1165,6 +1196,7 @@ impl<'a> UpdateProfileTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -1204,18 +1236,12 @@ static GET_PROFILE_TEMPLATES_BY_VENUE_ID: ruckus_one_runtime::Operation = ruckus
 };
 /// Representations offered by `get_profile_templates_by_venue_id`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetProfileTemplatesByVenueIdVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetProfileTemplatesByVenueIdVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `TemplateSwitchProfilesClient::get_profile_templates_by_venue_id` (Get profile templates by venue id).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1226,26 +1252,31 @@ pub struct GetProfileTemplatesByVenueId<'a> {
 }
 impl<'a> GetProfileTemplatesByVenueId<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetProfileTemplatesByVenueIdVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1254,6 +1285,7 @@ impl<'a> GetProfileTemplatesByVenueId<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

@@ -45,6 +45,7 @@ impl<'a> TenantsClient<'a> {
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/tenants/{tenantId}")]
     #[doc(alias = "GET /tenants/{tenantId}")]
+    #[inline]
     pub fn get_tenant(&self, tenant_id: &str) -> GetTenant<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -65,6 +66,7 @@ impl<'a> TenantsClient<'a> {
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/tenants/{tenantId}")]
     #[doc(alias = "PUT /tenants/{tenantId}")]
+    #[inline]
     pub fn update_tenant(
         &self,
         tenant_id: &str,
@@ -89,6 +91,7 @@ impl<'a> TenantsClient<'a> {
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/tenants/{tenantId}")]
     #[doc(alias = "DELETE /tenants/{tenantId}")]
+    #[inline]
     pub fn delete_tenant(&self, tenant_id: &str) -> DeleteTenant<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -108,6 +111,7 @@ impl<'a> TenantsClient<'a> {
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/tenants")]
     #[doc(alias = "POST /tenants")]
+    #[inline]
     pub fn create_tenant(&self, body: &AddTenantRequestHolder) -> CreateTenant<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &CREATE_TENANT, &[]);
         req.json(body);
@@ -123,6 +127,7 @@ impl<'a> TenantsClient<'a> {
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/tenants/{tenantId}/tenantDelegations")]
     #[doc(alias = "GET /tenants/{tenantId}/tenantDelegations")]
+    #[inline]
     pub fn list_tenant_delegations(&self, tenant_id: &str) -> ListTenantDelegations<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -143,6 +148,7 @@ impl<'a> TenantsClient<'a> {
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/tenants/{tenantId}/tenantDelegations")]
     #[doc(alias = "PUT /tenants/{tenantId}/tenantDelegations")]
+    #[inline]
     pub fn update_tenant_delegations(
         &self,
         tenant_id: &str,
@@ -166,6 +172,7 @@ impl<'a> TenantsClient<'a> {
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/tenants/{tenantId}/invitations")]
     #[doc(alias = "PUT /tenants/{tenantId}/invitations")]
+    #[inline]
     pub fn resend_tenant_invitation(
         &self,
         tenant_id: &str,
@@ -189,6 +196,7 @@ impl<'a> TenantsClient<'a> {
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/tenants/{tenantId}/admins")]
     #[doc(alias = "GET /tenants/{tenantId}/admins")]
+    #[inline]
     pub fn list_tenant_admins(&self, tenant_id: &str) -> ListTenantAdmins<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -208,6 +216,7 @@ impl<'a> TenantsClient<'a> {
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/tenants/{tenantId}/admins/{adminId}")]
     #[doc(alias = "GET /tenants/{tenantId}/admins/{adminId}")]
+    #[inline]
     pub fn get_tenant_admin(
         &self,
         tenant_id: &str,
@@ -231,6 +240,7 @@ impl<'a> TenantsClient<'a> {
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/tenants/{tenantId}/admins/{adminId}")]
     #[doc(alias = "PUT /tenants/{tenantId}/admins/{adminId}")]
+    #[inline]
     pub fn update_tenant_admin(
         &self,
         tenant_id: &str,
@@ -255,6 +265,7 @@ impl<'a> TenantsClient<'a> {
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/tenants/{tenantId}/admins/{adminId}")]
     #[doc(alias = "DELETE /tenants/{tenantId}/admins/{adminId}")]
+    #[inline]
     pub fn delete_tenant_admin(
         &self,
         tenant_id: &str,
@@ -277,6 +288,7 @@ impl<'a> TenantsClient<'a> {
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/tenants/{tenantId}/adminDelegations")]
     #[doc(alias = "GET /tenants/{tenantId}/adminDelegations")]
+    #[inline]
     pub fn list_tenant_admin_delegations(
         &self,
         tenant_id: &str,
@@ -300,6 +312,7 @@ impl<'a> TenantsClient<'a> {
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/tenants/{tenantId}/adminDelegations")]
     #[doc(alias = "PUT /tenants/{tenantId}/adminDelegations")]
+    #[inline]
     pub fn update_tenant_admin_delegations(
         &self,
         tenant_id: &str,
@@ -325,6 +338,7 @@ impl<'a> TenantsClient<'a> {
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/tenantActivations/{tenantId}")]
     #[doc(alias = "PUT /tenantActivations/{tenantId}")]
+    #[inline]
     pub fn update_tenant_activation(
         &self,
         tenant_id: &str,
@@ -346,6 +360,7 @@ impl<'a> TenantsClient<'a> {
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/tenantActivations/{tenantId}")]
     #[doc(alias = "DELETE /tenantActivations/{tenantId}")]
+    #[inline]
     pub fn delete_tenant_activation(
         &self,
         tenant_id: &str,
@@ -367,6 +382,7 @@ impl<'a> TenantsClient<'a> {
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/tenantActivations/supportStatus/{tenantId}")]
     #[doc(alias = "GET /tenantActivations/supportStatus/{tenantId}")]
+    #[inline]
     pub fn get_tenant_support_status(
         &self,
         tenant_id: &str,
@@ -388,6 +404,7 @@ impl<'a> TenantsClient<'a> {
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/tenantActivations/supportStatus/{tenantId}")]
     #[doc(alias = "PUT /tenantActivations/supportStatus/{tenantId}")]
+    #[inline]
     pub fn update_tenant_support_status(
         &self,
         tenant_id: &str,
@@ -409,6 +426,7 @@ impl<'a> TenantsClient<'a> {
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/tenantActivations/supportStatus/{tenantId}")]
     #[doc(alias = "DELETE /tenantActivations/supportStatus/{tenantId}")]
+    #[inline]
     pub fn delete_tenant_support_status(
         &self,
         tenant_id: &str,
@@ -431,6 +449,7 @@ impl<'a> TenantsClient<'a> {
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/firmwareUpgradeSchedules")]
     #[doc(alias = "POST /firmwareUpgradeSchedules")]
+    #[inline]
     pub fn create_firmware_upgrade_schedule(
         &self,
         body: &FirmwareUpgradeRequest,
@@ -456,6 +475,7 @@ impl<'a> TenantsClient<'a> {
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/tenantDelegations")]
     #[doc(alias = "PATCH /tenantDelegations")]
+    #[inline]
     pub fn patch_tenant_delegations(
         &self,
         body: &AssignMspEcToMultipleTechPartners,
@@ -479,6 +499,7 @@ impl<'a> TenantsClient<'a> {
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/adminDelegations")]
     #[doc(alias = "PATCH /adminDelegations")]
+    #[inline]
     pub fn patch_admin_delegations(
         &self,
         body: &MspAdminRequest,
@@ -499,6 +520,7 @@ impl<'a> TenantsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetSelfTenant::version`)
     #[doc(alias = "/tenants/self")]
     #[doc(alias = "GET /tenants/self")]
+    #[inline]
     pub fn get_self_tenant(&self) -> GetSelfTenant<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &GET_SELF_TENANT, &[]);
         GetSelfTenant { req }
@@ -512,6 +534,7 @@ impl<'a> TenantsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/tenants/notificationRecipients")]
     #[doc(alias = "POST /tenants/notificationRecipients")]
+    #[inline]
     pub fn create_tenant_notification_recipient(
         &self,
         body: &NotificationRecipientRbacdto,
@@ -538,6 +561,7 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "/tenants/notificationRecipients")]
     #[doc(alias = "GET /tenants/notificationRecipients")]
     #[doc(alias = "getNotificationRecipients")]
+    #[inline]
     pub fn list_tenant_notification_recipients(
         &self,
     ) -> ListTenantNotificationRecipients<'a> {
@@ -564,6 +588,7 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "/tenants/notificationRecipients")]
     #[doc(alias = "DELETE /tenants/notificationRecipients")]
     #[doc(alias = "deleteNotificationRecipients")]
+    #[inline]
     pub fn delete_tenant_notification_recipients(
         &self,
         body: &Vec<NotificationRecipient>,
@@ -587,6 +612,7 @@ impl<'a> TenantsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateTenantMobilePushNotification::version`)
     #[doc(alias = "/tenants/mobilePushNotifications")]
     #[doc(alias = "POST /tenants/mobilePushNotifications")]
+    #[inline]
     pub fn create_tenant_mobile_push_notification(
         &self,
         body: &MobilePushNotificationEndpoint,
@@ -615,6 +641,7 @@ impl<'a> TenantsClient<'a> {
     /// - The items are typed `NotificationRecipient`, the resource this area's read operation answers (inferred: the description leaves the page's items untyped; the vendor's answers in ../shared/reference/payloads decode with it where there are any).
     #[doc(alias = "/tenants/notifications/recipients/query")]
     #[doc(alias = "POST /tenants/notifications/recipients/query")]
+    #[inline]
     pub fn query_tenant_notification_recipients(
         &self,
         body: &super::common::QueryRequest,
@@ -636,6 +663,7 @@ impl<'a> TenantsClient<'a> {
     /// - Response 200: `BetaFeatureResponse`
     #[doc(alias = "/tenants/betaFeatures")]
     #[doc(alias = "GET /tenants/betaFeatures")]
+    #[inline]
     pub fn get_tenant_beta_features(&self) -> GetTenantBetaFeatures<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -652,6 +680,7 @@ impl<'a> TenantsClient<'a> {
     /// - Response 200: `BetaFeatureResponse`
     #[doc(alias = "/tenants/betaFeatures")]
     #[doc(alias = "PUT /tenants/betaFeatures")]
+    #[inline]
     pub fn update_tenant_beta_features(
         &self,
         body: &BetaFeatureRequest,
@@ -672,6 +701,7 @@ impl<'a> TenantsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetTenantPrivacySettings::version`)
     #[doc(alias = "/tenants/privacySettings")]
     #[doc(alias = "GET /tenants/privacySettings")]
+    #[inline]
     pub fn get_tenant_privacy_settings(&self) -> GetTenantPrivacySettings<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -689,6 +719,7 @@ impl<'a> TenantsClient<'a> {
     /// - Versions: `json`, `json` (default `json`; choose with `CreateTenantPrivacySettings::version`)
     #[doc(alias = "/tenants/privacySettings")]
     #[doc(alias = "POST /tenants/privacySettings")]
+    #[inline]
     pub fn create_tenant_privacy_settings(
         &self,
         body: &TenantPrivacyFeatureRequest,
@@ -710,6 +741,7 @@ impl<'a> TenantsClient<'a> {
     /// - Versions: `json`, `json` (default `json`; choose with `PatchTenantPrivacySettings::version`)
     #[doc(alias = "/tenants/privacySettings")]
     #[doc(alias = "PATCH /tenants/privacySettings")]
+    #[inline]
     pub fn patch_tenant_privacy_settings(
         &self,
         body: &TenantPrivacyFeatureRequest,
@@ -732,6 +764,7 @@ impl<'a> TenantsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/admins")]
     #[doc(alias = "PUT /admins")]
+    #[inline]
     pub fn update_admins(&self, body: &AdminView) -> UpdateAdmins<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &UPDATE_ADMINS, &[]);
         req.json(body);
@@ -747,6 +780,7 @@ impl<'a> TenantsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/admins")]
     #[doc(alias = "POST /admins")]
+    #[inline]
     pub fn create_admin(&self, body: &AdminView) -> CreateAdmin<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &CREATE_ADMIN, &[]);
         req.json(body);
@@ -765,6 +799,7 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "/admins")]
     #[doc(alias = "GET /admins")]
     #[doc(alias = "getAdminList")]
+    #[inline]
     pub fn list_admins(&self) -> ListAdmins<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &LIST_ADMINS, &[]);
         ListAdmins { req }
@@ -783,6 +818,7 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "/admins")]
     #[doc(alias = "DELETE /admins")]
     #[doc(alias = "deleteBulkAdmin")]
+    #[inline]
     pub fn delete_admins(&self, body: &Vec<String>) -> DeleteAdmins<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &DELETE_ADMINS, &[]);
         req.json(body);
@@ -797,6 +833,7 @@ impl<'a> TenantsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetAdmin::version`)
     #[doc(alias = "/admins/{adminId}")]
     #[doc(alias = "GET /admins/{adminId}")]
+    #[inline]
     pub fn get_admin(&self, admin_id: &str) -> GetAdmin<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &GET_ADMIN, &[admin_id]);
         GetAdmin { req }
@@ -811,6 +848,7 @@ impl<'a> TenantsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/admins/{adminId}")]
     #[doc(alias = "DELETE /admins/{adminId}")]
+    #[inline]
     pub fn delete_admin(&self, admin_id: &str) -> DeleteAdmin<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -841,6 +879,7 @@ impl<'a> TenantsClient<'a> {
     /// - The rows are typed `AdminView`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
     #[doc(alias = "/admins/query")]
     #[doc(alias = "POST /admins/query")]
+    #[inline]
     pub fn query_admins(&self, body: &AdminQueryRequest) -> QueryAdmins<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &QUERY_ADMINS, &[]);
         req.json(body);
@@ -860,6 +899,7 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "/tenants/devices/apCounts/query")]
     #[doc(alias = "POST /tenants/devices/apCounts/query")]
     #[doc(alias = "apCountSummary")]
+    #[inline]
     pub fn ap_count_summary(&self, body: &MspDynamicQueryPayload) -> ApCountSummary<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -881,6 +921,7 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "/tenants/userProfiles")]
     #[doc(alias = "GET /tenants/userProfiles")]
     #[doc(alias = "getUserProfile")]
+    #[inline]
     pub fn get_user_profile(&self) -> GetUserProfile<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &GET_USER_PROFILE, &[]);
         GetUserProfile { req }
@@ -898,6 +939,7 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "/tenants/userProfiles")]
     #[doc(alias = "PUT /tenants/userProfiles")]
     #[doc(alias = "updateUser")]
+    #[inline]
     pub fn update_user(&self, body: &UserProfile) -> UpdateUser<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &UPDATE_USER, &[]);
         req.json(body);
@@ -916,6 +958,7 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "/tenants/self")]
     #[doc(alias = "PUT /tenants/self")]
     #[doc(alias = "updateTenant")]
+    #[inline]
     pub fn replace_own_tenant(&self, body: &Tenant2) -> ReplaceOwnTenant<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -938,6 +981,7 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "/tenants/delegations/{delegationId}")]
     #[doc(alias = "GET /tenants/delegations/{delegationId}")]
     #[doc(alias = "getDelegation")]
+    #[inline]
     pub fn get_delegation(&self, delegation_id: &str) -> GetDelegation<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -961,6 +1005,7 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "/tenants/delegations/{delegationId}")]
     #[doc(alias = "PUT /tenants/delegations/{delegationId}")]
     #[doc(alias = "acceptOrRejectDelegation")]
+    #[inline]
     pub fn accept_or_reject_delegation(
         &self,
         delegation_id: &str,
@@ -988,6 +1033,7 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "/tenants/delegations/{delegationId}")]
     #[doc(alias = "DELETE /tenants/delegations/{delegationId}")]
     #[doc(alias = "deleteDelegation")]
+    #[inline]
     pub fn delete_delegation(&self, delegation_id: &str) -> DeleteDelegation<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1008,6 +1054,7 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "/tenants/supportDelegations")]
     #[doc(alias = "POST /tenants/supportDelegations")]
     #[doc(alias = "inviteSupport")]
+    #[inline]
     pub fn invite_support(&self) -> InviteSupport<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &INVITE_SUPPORT, &[]);
         InviteSupport { req }
@@ -1024,6 +1071,7 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "/tenants/supportDelegations")]
     #[doc(alias = "DELETE /tenants/supportDelegations")]
     #[doc(alias = "deleteSupportDelegation")]
+    #[inline]
     pub fn delete_support_delegation(&self) -> DeleteSupportDelegation<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1045,6 +1093,7 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "/tenants/delegations")]
     #[doc(alias = "GET /tenants/delegations")]
     #[doc(alias = "getDelegations")]
+    #[inline]
     pub fn get_delegations(&self) -> GetDelegations<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &GET_DELEGATIONS, &[]);
         GetDelegations { req }
@@ -1063,6 +1112,7 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "/tenants/delegations")]
     #[doc(alias = "POST /tenants/delegations")]
     #[doc(alias = "inviteVAR")]
+    #[inline]
     pub fn invite_var(&self, body: &TenantInviteVar) -> InviteVar<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &INVITE_VAR, &[]);
         req.json(body);
@@ -1081,6 +1131,7 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "/tenants/authentications")]
     #[doc(alias = "GET /tenants/authentications")]
     #[doc(alias = "getAuthentications")]
+    #[inline]
     pub fn get_authentications(&self) -> GetAuthentications<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1102,6 +1153,7 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "/tenants/authentications")]
     #[doc(alias = "POST /tenants/authentications")]
     #[doc(alias = "addAuthentication")]
+    #[inline]
     pub fn add_authentication(
         &self,
         body: &AuthenticationInfo,
@@ -1125,6 +1177,7 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "/tenants/accounts")]
     #[doc(alias = "GET /tenants/accounts")]
     #[doc(alias = "getAccountDetails")]
+    #[inline]
     pub fn get_account_details(&self) -> GetAccountDetails<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,

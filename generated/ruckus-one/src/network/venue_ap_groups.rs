@@ -38,6 +38,7 @@ impl<'a> VenueApGroupsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApGroup::version`)
     #[doc(alias = "/venues/{venueId}/apGroups/{apGroupId}")]
     #[doc(alias = "GET /venues/{venueId}/apGroups/{apGroupId}")]
+    #[inline]
     pub fn get_venue_ap_group(
         &self,
         venue_id: &str,
@@ -64,6 +65,7 @@ impl<'a> VenueApGroupsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apGroups/{apGroupId}")]
     #[doc(alias = "PUT /venues/{venueId}/apGroups/{apGroupId}")]
+    #[inline]
     pub fn update_venue_ap_group(
         &self,
         venue_id: &str,
@@ -91,6 +93,7 @@ impl<'a> VenueApGroupsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apGroups/{apGroupId}")]
     #[doc(alias = "DELETE /venues/{venueId}/apGroups/{apGroupId}")]
+    #[inline]
     pub fn delete_venue_ap_group(
         &self,
         venue_id: &str,
@@ -117,6 +120,7 @@ impl<'a> VenueApGroupsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apGroups/{apGroupId}/aps")]
     #[doc(alias = "POST /venues/{venueId}/apGroups/{apGroupId}/aps")]
+    #[inline]
     pub fn create_venue_ap_group_ap(
         &self,
         venue_id: &str,
@@ -145,6 +149,7 @@ impl<'a> VenueApGroupsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apGroups/{apGroupId}/aps/{serialNumber}")]
     #[doc(alias = "PUT /venues/{venueId}/apGroups/{apGroupId}/aps/{serialNumber}")]
+    #[inline]
     pub fn add_ap_to_venue_ap_group(
         &self,
         venue_id: &str,
@@ -173,6 +178,7 @@ impl<'a> VenueApGroupsClient<'a> {
     /// - The document lists this operation twice (AP groups and media); it is one operation.
     #[doc(alias = "/venues/apGroups/query")]
     #[doc(alias = "POST /venues/apGroups/query")]
+    #[inline]
     pub fn query_venue_ap_groups(
         &self,
         body: &super::common::QueryRequest,
@@ -201,6 +207,7 @@ impl<'a> VenueApGroupsClient<'a> {
     #[doc(
         alias = "GET /venues/{venueId}/apGroups/{apGroupId}/apModelAntennaTypeSettings"
     )]
+    #[inline]
     pub fn get_venue_ap_group_ap_model_antenna_type_settings(
         &self,
         venue_id: &str,
@@ -232,6 +239,7 @@ impl<'a> VenueApGroupsClient<'a> {
     #[doc(
         alias = "PUT /venues/{venueId}/apGroups/{apGroupId}/apModelAntennaTypeSettings"
     )]
+    #[inline]
     pub fn update_venue_ap_group_ap_model_antenna_type_settings(
         &self,
         venue_id: &str,
@@ -260,6 +268,7 @@ impl<'a> VenueApGroupsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/apGroups/{apGroupId}/apModelBandModeSettings")]
     #[doc(alias = "GET /venues/{venueId}/apGroups/{apGroupId}/apModelBandModeSettings")]
+    #[inline]
     pub fn get_venue_ap_group_ap_model_band_mode_settings(
         &self,
         venue_id: &str,
@@ -289,6 +298,7 @@ impl<'a> VenueApGroupsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/apGroups/{apGroupId}/apModelBandModeSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apGroups/{apGroupId}/apModelBandModeSettings")]
+    #[inline]
     pub fn update_venue_ap_group_ap_model_band_mode_settings(
         &self,
         venue_id: &str,
@@ -321,6 +331,7 @@ impl<'a> VenueApGroupsClient<'a> {
     #[doc(
         alias = "GET /venues/{venueId}/apGroups/{apGroupId}/apModelExternalAntennaSettings"
     )]
+    #[inline]
     pub fn get_venue_ap_group_ap_model_external_antenna_settings(
         &self,
         venue_id: &str,
@@ -354,6 +365,7 @@ impl<'a> VenueApGroupsClient<'a> {
     #[doc(
         alias = "PUT /venues/{venueId}/apGroups/{apGroupId}/apModelExternalAntennaSettings"
     )]
+    #[inline]
     pub fn update_venue_ap_group_ap_model_external_antenna_settings(
         &self,
         venue_id: &str,
@@ -383,6 +395,7 @@ impl<'a> VenueApGroupsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/apGroups/{apGroupId}/radioSettings")]
     #[doc(alias = "GET /venues/{venueId}/apGroups/{apGroupId}/radioSettings")]
+    #[inline]
     pub fn get_venue_ap_group_radio_settings(
         &self,
         venue_id: &str,
@@ -413,6 +426,7 @@ impl<'a> VenueApGroupsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/apGroups/{apGroupId}/radioSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apGroups/{apGroupId}/radioSettings")]
+    #[inline]
     pub fn update_venue_ap_group_radio_settings(
         &self,
         venue_id: &str,
@@ -442,6 +456,7 @@ impl<'a> VenueApGroupsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/apGroups/{apGroupId}/apModelCapabilities")]
     #[doc(alias = "GET /venues/{venueId}/apGroups/{apGroupId}/apModelCapabilities")]
+    #[inline]
     pub fn get_venue_ap_group_ap_model_capabilities(
         &self,
         venue_id: &str,
@@ -470,6 +485,7 @@ impl<'a> VenueApGroupsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/apGroups/{apGroupId}/wifiAvailableChannels")]
     #[doc(alias = "GET /venues/{venueId}/apGroups/{apGroupId}/wifiAvailableChannels")]
+    #[inline]
     pub fn get_venue_ap_group_wifi_available_channels(
         &self,
         venue_id: &str,
@@ -505,16 +521,11 @@ static GET_VENUE_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 };
 /// Representations offered by `get_venue_ap_group`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApGroupVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApGroupVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApGroupsClient::get_venue_ap_group` (Get AP group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -525,26 +536,31 @@ pub struct GetVenueApGroup<'a> {
 }
 impl<'a> GetVenueApGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueApGroupVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -553,6 +569,7 @@ impl<'a> GetVenueApGroup<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -584,16 +601,11 @@ static UPDATE_VENUE_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `update_venue_ap_group`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApGroupVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApGroupVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApGroupsClient::update_venue_ap_group` (Update AP group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -604,21 +616,25 @@ pub struct UpdateVenueApGroup<'a> {
 }
 impl<'a> UpdateVenueApGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueApGroupVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -626,6 +642,7 @@ impl<'a> UpdateVenueApGroup<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -640,6 +657,7 @@ impl<'a> UpdateVenueApGroup<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -657,6 +675,7 @@ impl<'a> UpdateVenueApGroup<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -692,16 +711,11 @@ static DELETE_VENUE_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `delete_venue_ap_group`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueApGroupVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteVenueApGroupVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApGroupsClient::delete_venue_ap_group` (Delete AP group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -712,21 +726,25 @@ pub struct DeleteVenueApGroup<'a> {
 }
 impl<'a> DeleteVenueApGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueApGroupVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -734,6 +752,7 @@ impl<'a> DeleteVenueApGroup<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -748,6 +767,7 @@ impl<'a> DeleteVenueApGroup<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -765,6 +785,7 @@ impl<'a> DeleteVenueApGroup<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -800,16 +821,11 @@ static CREATE_VENUE_AP_GROUP_AP: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `create_venue_ap_group_ap`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueApGroupApVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueApGroupApVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApGroupsClient::create_venue_ap_group_ap` (Add AP to AP group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -820,21 +836,25 @@ pub struct CreateVenueApGroupAp<'a> {
 }
 impl<'a> CreateVenueApGroupAp<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateVenueApGroupApVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -842,6 +862,7 @@ impl<'a> CreateVenueApGroupAp<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -856,6 +877,7 @@ impl<'a> CreateVenueApGroupAp<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -873,6 +895,7 @@ impl<'a> CreateVenueApGroupAp<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -908,16 +931,11 @@ static ADD_AP_TO_VENUE_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `add_ap_to_venue_ap_group`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddApToVenueApGroupVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AddApToVenueApGroupVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApGroupsClient::add_ap_to_venue_ap_group` (Move AP into AP group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -928,21 +946,25 @@ pub struct AddApToVenueApGroup<'a> {
 }
 impl<'a> AddApToVenueApGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddApToVenueApGroupVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -950,6 +972,7 @@ impl<'a> AddApToVenueApGroup<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -964,6 +987,7 @@ impl<'a> AddApToVenueApGroup<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -981,6 +1005,7 @@ impl<'a> AddApToVenueApGroup<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -1016,16 +1041,11 @@ static QUERY_VENUE_AP_GROUPS: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `query_venue_ap_groups`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVenueApGroupsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVenueApGroupsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApGroupsClient::query_venue_ap_groups` (Query AP groups).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1036,11 +1056,13 @@ pub struct QueryVenueApGroups<'a> {
 }
 impl<'a> QueryVenueApGroups<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryVenueApGroupsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -1053,6 +1075,7 @@ impl<'a> QueryVenueApGroups<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponseApGroupQueryData> {
@@ -1061,22 +1084,26 @@ impl<'a> QueryVenueApGroups<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::ApGroupQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1088,6 +1115,7 @@ impl<'a> QueryVenueApGroups<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1123,21 +1151,25 @@ pub struct GetVenueApGroupApModelAntennaTypeSettings<'a> {
 }
 impl<'a> GetVenueApGroupApModelAntennaTypeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1146,6 +1178,7 @@ impl<'a> GetVenueApGroupApModelAntennaTypeSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1182,26 +1215,31 @@ pub struct UpdateVenueApGroupApModelAntennaTypeSettings<'a> {
 }
 impl<'a> UpdateVenueApGroupApModelAntennaTypeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1210,6 +1248,7 @@ impl<'a> UpdateVenueApGroupApModelAntennaTypeSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1245,21 +1284,25 @@ pub struct GetVenueApGroupApModelBandModeSettings<'a> {
 }
 impl<'a> GetVenueApGroupApModelBandModeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1268,6 +1311,7 @@ impl<'a> GetVenueApGroupApModelBandModeSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1304,26 +1348,31 @@ pub struct UpdateVenueApGroupApModelBandModeSettings<'a> {
 }
 impl<'a> UpdateVenueApGroupApModelBandModeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1332,6 +1381,7 @@ impl<'a> UpdateVenueApGroupApModelBandModeSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1367,21 +1417,25 @@ pub struct GetVenueApGroupApModelExternalAntennaSettings<'a> {
 }
 impl<'a> GetVenueApGroupApModelExternalAntennaSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1390,6 +1444,7 @@ impl<'a> GetVenueApGroupApModelExternalAntennaSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1426,26 +1481,31 @@ pub struct UpdateVenueApGroupApModelExternalAntennaSettings<'a> {
 }
 impl<'a> UpdateVenueApGroupApModelExternalAntennaSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1454,6 +1514,7 @@ impl<'a> UpdateVenueApGroupApModelExternalAntennaSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1489,21 +1550,25 @@ pub struct GetVenueApGroupRadioSettings<'a> {
 }
 impl<'a> GetVenueApGroupRadioSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1512,6 +1577,7 @@ impl<'a> GetVenueApGroupRadioSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1548,26 +1614,31 @@ pub struct UpdateVenueApGroupRadioSettings<'a> {
 }
 impl<'a> UpdateVenueApGroupRadioSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1576,6 +1647,7 @@ impl<'a> UpdateVenueApGroupRadioSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1611,21 +1683,25 @@ pub struct GetVenueApGroupApModelCapabilities<'a> {
 }
 impl<'a> GetVenueApGroupApModelCapabilities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1634,6 +1710,7 @@ impl<'a> GetVenueApGroupApModelCapabilities<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1669,21 +1746,25 @@ pub struct GetVenueApGroupWifiAvailableChannels<'a> {
 }
 impl<'a> GetVenueApGroupWifiAvailableChannels<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1692,6 +1773,7 @@ impl<'a> GetVenueApGroupWifiAvailableChannels<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

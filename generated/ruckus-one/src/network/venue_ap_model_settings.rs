@@ -60,6 +60,7 @@ impl<'de> serde::Deserialize<'de> for VenueApModelAntennaTypeSettings {
 }
 impl VenueApModelAntennaTypeSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             model: None,
@@ -147,6 +148,7 @@ impl<'de> serde::Deserialize<'de> for VenueApModelLanPortSettings {
 }
 impl VenueApModelLanPortSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             client_isolation_enabled: None,
@@ -250,6 +252,7 @@ impl<'de> serde::Deserialize<'de> for VenueApModelLanPortSpecificSettings {
 }
 impl VenueApModelLanPortSpecificSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             poe_mode: None,
@@ -326,6 +329,7 @@ impl<'de> serde::Deserialize<'de> for VenueApModelUsbPortSettings {
 }
 impl VenueApModelUsbPortSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             model: None,
@@ -376,6 +380,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelAntennaTypeSettings::version`)
     #[doc(alias = "/venues/{venueId}/apModelAntennaTypeSettings")]
     #[doc(alias = "GET /venues/{venueId}/apModelAntennaTypeSettings")]
+    #[inline]
     pub fn get_venue_ap_model_antenna_type_settings(
         &self,
         venue_id: &str,
@@ -402,6 +407,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apModelAntennaTypeSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apModelAntennaTypeSettings")]
+    #[inline]
     pub fn update_venue_ap_model_antenna_type_settings(
         &self,
         venue_id: &str,
@@ -428,6 +434,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelBandModeSettings::version`)
     #[doc(alias = "/venues/{venueId}/apModelBandModeSettings")]
     #[doc(alias = "GET /venues/{venueId}/apModelBandModeSettings")]
+    #[inline]
     pub fn get_venue_ap_model_band_mode_settings(
         &self,
         venue_id: &str,
@@ -454,6 +461,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apModelBandModeSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apModelBandModeSettings")]
+    #[inline]
     pub fn update_venue_ap_model_band_mode_settings(
         &self,
         venue_id: &str,
@@ -480,6 +488,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelExternalAntennaSettings::version`)
     #[doc(alias = "/venues/{venueId}/apModelExternalAntennaSettings")]
     #[doc(alias = "GET /venues/{venueId}/apModelExternalAntennaSettings")]
+    #[inline]
     pub fn get_venue_ap_model_external_antenna_settings(
         &self,
         venue_id: &str,
@@ -506,6 +515,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apModelExternalAntennaSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apModelExternalAntennaSettings")]
+    #[inline]
     pub fn update_venue_ap_model_external_antenna_settings(
         &self,
         venue_id: &str,
@@ -534,6 +544,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/apModelLanPortSettings")]
     #[doc(alias = "GET /venues/{venueId}/apModelLanPortSettings")]
+    #[inline]
     pub fn get_venue_ap_model_lan_port_settings(
         &self,
         venue_id: &str,
@@ -561,6 +572,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/apModelLanPortSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apModelLanPortSettings")]
+    #[inline]
     pub fn update_venue_ap_model_lan_port_settings(
         &self,
         venue_id: &str,
@@ -585,6 +597,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelLedSettings::version`)
     #[doc(alias = "/venues/{venueId}/apModelLedSettings")]
     #[doc(alias = "GET /venues/{venueId}/apModelLedSettings")]
+    #[inline]
     pub fn get_venue_ap_model_led_settings(
         &self,
         venue_id: &str,
@@ -609,6 +622,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apModelLedSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apModelLedSettings")]
+    #[inline]
     pub fn update_venue_ap_model_led_settings(
         &self,
         venue_id: &str,
@@ -635,6 +649,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelUsbPortSettings::version`)
     #[doc(alias = "/venues/{venueId}/apModelUsbPortSettings")]
     #[doc(alias = "GET /venues/{venueId}/apModelUsbPortSettings")]
+    #[inline]
     pub fn get_venue_ap_model_usb_port_settings(
         &self,
         venue_id: &str,
@@ -661,6 +676,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apModelUsbPortSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apModelUsbPortSettings")]
+    #[inline]
     pub fn update_venue_ap_model_usb_port_settings(
         &self,
         venue_id: &str,
@@ -690,6 +706,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - Each AP model entry carries the fields described by ApModelCapability; the envelope of the answer is not shown.
     #[doc(alias = "/venues/{venueId}/apModelCapabilities")]
     #[doc(alias = "GET /venues/{venueId}/apModelCapabilities")]
+    #[inline]
     pub fn get_venue_ap_model_capabilities(
         &self,
         venue_id: &str,
@@ -715,6 +732,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     #[doc(alias = "/venues/{venueId}/apModels/{apModel}/lanPortSpecificSettings")]
     #[doc(alias = "GET /venues/{venueId}/apModels/{apModel}/lanPortSpecificSettings")]
     #[doc(alias = "getVenueApModelLanPortSpecificSettings")]
+    #[inline]
     pub fn get_venue_ap_model_lan_port_specific_settings(
         &self,
         venue_id: &str,
@@ -745,6 +763,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     #[doc(alias = "/venues/{venueId}/apModels/{apModel}/lanPortSpecificSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apModels/{apModel}/lanPortSpecificSettings")]
     #[doc(alias = "updateVenueApModelLanPortSpecificSettings")]
+    #[inline]
     pub fn update_venue_ap_model_lan_port_specific_settings(
         &self,
         venue_id: &str,
@@ -776,6 +795,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     #[doc(alias = "/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/settings")]
     #[doc(alias = "GET /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/settings")]
     #[doc(alias = "getVenueApModelLanPortOverwriteSettings")]
+    #[inline]
     pub fn get_venue_ap_model_port_settings(
         &self,
         venue_id: &str,
@@ -806,6 +826,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     #[doc(alias = "/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/settings")]
     #[doc(alias = "PUT /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/settings")]
     #[doc(alias = "updateVenueApModelLanPortOverwriteSettings")]
+    #[inline]
     pub fn update_venue_ap_model_port_settings(
         &self,
         venue_id: &str,
@@ -842,6 +863,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     #[doc(
         alias = "PUT /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/ethernetPortProfiles/{ethernetPortProfileId}"
     )]
+    #[inline]
     pub fn add_ethernet_port_profile_to_venue_ap_model_lan_port(
         &self,
         venue_id: &str,
@@ -877,6 +899,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     #[doc(
         alias = "DELETE /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/ethernetPortProfiles/{ethernetPortProfileId}"
     )]
+    #[inline]
     pub fn remove_ethernet_port_profile_from_venue_ap_model_lan_port(
         &self,
         venue_id: &str,
@@ -906,6 +929,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/apModels")]
     #[doc(alias = "GET /venues/{venueId}/apModels")]
+    #[inline]
     pub fn list_venue_ap_models(&self, venue_id: &str) -> ListVenueApModels<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -935,6 +959,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
         alias = "DELETE /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/clientIsolationProfiles/{clientIsolationProfileId}"
     )]
     #[doc(alias = "deactivateClientIsolationProfileOnVenueApModelLanPort")]
+    #[inline]
     pub fn deactivate_client_isolation_profile_on_venue_ap_model_lan_port(
         &self,
         venue_id: &str,
@@ -972,6 +997,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
         alias = "PUT /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/clientIsolationProfiles/{clientIsolationProfileId}"
     )]
     #[doc(alias = "activateClientIsolationProfileOnVenueApModelLanPort")]
+    #[inline]
     pub fn activate_client_isolation_profile_on_venue_ap_model_lan_port(
         &self,
         venue_id: &str,
@@ -1009,6 +1035,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
         alias = "DELETE /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/softGreProfiles/{softGreProfileId}"
     )]
     #[doc(alias = "deactivateSoftGreProfileOnVenueApModelLanPort")]
+    #[inline]
     pub fn deactivate_soft_gre_profile_on_venue_ap_model_lan_port(
         &self,
         venue_id: &str,
@@ -1047,6 +1074,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
         alias = "PUT /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/softGreProfiles/{softGreProfileId}"
     )]
     #[doc(alias = "activateSoftGreProfileOnVenueApModelLanPort")]
+    #[inline]
     pub fn activate_soft_gre_profile_on_venue_ap_model_lan_port(
         &self,
         venue_id: &str,
@@ -1084,16 +1112,11 @@ static GET_VENUE_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `get_venue_ap_model_antenna_type_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApModelAntennaTypeSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApModelAntennaTypeSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::get_venue_ap_model_antenna_type_settings` (Get venue AP per-model antenna type settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1104,11 +1127,13 @@ pub struct GetVenueApModelAntennaTypeSettings<'a> {
 }
 impl<'a> GetVenueApModelAntennaTypeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueApModelAntennaTypeSettingsVersion,
@@ -1117,16 +1142,19 @@ impl<'a> GetVenueApModelAntennaTypeSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1135,6 +1163,7 @@ impl<'a> GetVenueApModelAntennaTypeSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1166,16 +1195,11 @@ static UPDATE_VENUE_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `update_venue_ap_model_antenna_type_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApModelAntennaTypeSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApModelAntennaTypeSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::update_venue_ap_model_antenna_type_settings` (Update venue AP per-model antenna type settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1186,11 +1210,13 @@ pub struct UpdateVenueApModelAntennaTypeSettings<'a> {
 }
 impl<'a> UpdateVenueApModelAntennaTypeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueApModelAntennaTypeSettingsVersion,
@@ -1199,11 +1225,13 @@ impl<'a> UpdateVenueApModelAntennaTypeSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -1211,6 +1239,7 @@ impl<'a> UpdateVenueApModelAntennaTypeSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1225,6 +1254,7 @@ impl<'a> UpdateVenueApModelAntennaTypeSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1242,6 +1272,7 @@ impl<'a> UpdateVenueApModelAntennaTypeSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -1277,16 +1308,11 @@ static GET_VENUE_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation = ru
 };
 /// Representations offered by `get_venue_ap_model_band_mode_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApModelBandModeSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApModelBandModeSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::get_venue_ap_model_band_mode_settings` (Get venue AP per-model band mode settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1297,26 +1323,31 @@ pub struct GetVenueApModelBandModeSettings<'a> {
 }
 impl<'a> GetVenueApModelBandModeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueApModelBandModeSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1328,6 +1359,7 @@ impl<'a> GetVenueApModelBandModeSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1361,16 +1393,11 @@ static UPDATE_VENUE_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `update_venue_ap_model_band_mode_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApModelBandModeSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApModelBandModeSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::update_venue_ap_model_band_mode_settings` (Update venue AP per-model band mode settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1381,11 +1408,13 @@ pub struct UpdateVenueApModelBandModeSettings<'a> {
 }
 impl<'a> UpdateVenueApModelBandModeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueApModelBandModeSettingsVersion,
@@ -1394,11 +1423,13 @@ impl<'a> UpdateVenueApModelBandModeSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -1406,6 +1437,7 @@ impl<'a> UpdateVenueApModelBandModeSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1420,6 +1452,7 @@ impl<'a> UpdateVenueApModelBandModeSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1437,6 +1470,7 @@ impl<'a> UpdateVenueApModelBandModeSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -1472,16 +1506,11 @@ static GET_VENUE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::Operati
 };
 /// Representations offered by `get_venue_ap_model_external_antenna_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApModelExternalAntennaSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApModelExternalAntennaSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::get_venue_ap_model_external_antenna_settings` (Get venue AP per-model external antenna settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1492,11 +1521,13 @@ pub struct GetVenueApModelExternalAntennaSettings<'a> {
 }
 impl<'a> GetVenueApModelExternalAntennaSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueApModelExternalAntennaSettingsVersion,
@@ -1505,16 +1536,19 @@ impl<'a> GetVenueApModelExternalAntennaSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1526,6 +1560,7 @@ impl<'a> GetVenueApModelExternalAntennaSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1559,16 +1594,11 @@ static UPDATE_VENUE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::Oper
 };
 /// Representations offered by `update_venue_ap_model_external_antenna_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApModelExternalAntennaSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApModelExternalAntennaSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::update_venue_ap_model_external_antenna_settings` (Update venue AP per-model external antenna settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1579,11 +1609,13 @@ pub struct UpdateVenueApModelExternalAntennaSettings<'a> {
 }
 impl<'a> UpdateVenueApModelExternalAntennaSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueApModelExternalAntennaSettingsVersion,
@@ -1592,11 +1624,13 @@ impl<'a> UpdateVenueApModelExternalAntennaSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -1604,6 +1638,7 @@ impl<'a> UpdateVenueApModelExternalAntennaSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1618,6 +1653,7 @@ impl<'a> UpdateVenueApModelExternalAntennaSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1635,6 +1671,7 @@ impl<'a> UpdateVenueApModelExternalAntennaSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -1674,21 +1711,25 @@ pub struct GetVenueApModelLanPortSettings<'a> {
 }
 impl<'a> GetVenueApModelLanPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1697,6 +1738,7 @@ impl<'a> GetVenueApModelLanPortSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1733,26 +1775,31 @@ pub struct UpdateVenueApModelLanPortSettings<'a> {
 }
 impl<'a> UpdateVenueApModelLanPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1761,6 +1808,7 @@ impl<'a> UpdateVenueApModelLanPortSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1792,16 +1840,11 @@ static GET_VENUE_AP_MODEL_LED_SETTINGS: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `get_venue_ap_model_led_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApModelLedSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApModelLedSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::get_venue_ap_model_led_settings` (Get venue AP per-model LED settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1812,26 +1855,31 @@ pub struct GetVenueApModelLedSettings<'a> {
 }
 impl<'a> GetVenueApModelLedSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueApModelLedSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1843,6 +1891,7 @@ impl<'a> GetVenueApModelLedSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1874,16 +1923,11 @@ static UPDATE_VENUE_AP_MODEL_LED_SETTINGS: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `update_venue_ap_model_led_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApModelLedSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApModelLedSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::update_venue_ap_model_led_settings` (Update venue AP per-model LED settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1894,21 +1938,25 @@ pub struct UpdateVenueApModelLedSettings<'a> {
 }
 impl<'a> UpdateVenueApModelLedSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueApModelLedSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -1916,6 +1964,7 @@ impl<'a> UpdateVenueApModelLedSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1930,6 +1979,7 @@ impl<'a> UpdateVenueApModelLedSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1947,6 +1997,7 @@ impl<'a> UpdateVenueApModelLedSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -1982,16 +2033,11 @@ static GET_VENUE_AP_MODEL_USB_PORT_SETTINGS: ruckus_one_runtime::Operation = ruc
 };
 /// Representations offered by `get_venue_ap_model_usb_port_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApModelUsbPortSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApModelUsbPortSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::get_venue_ap_model_usb_port_settings` (Get venue AP per-model USB port settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2002,26 +2048,31 @@ pub struct GetVenueApModelUsbPortSettings<'a> {
 }
 impl<'a> GetVenueApModelUsbPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueApModelUsbPortSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2030,6 +2081,7 @@ impl<'a> GetVenueApModelUsbPortSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2061,16 +2113,11 @@ static UPDATE_VENUE_AP_MODEL_USB_PORT_SETTINGS: ruckus_one_runtime::Operation = 
 };
 /// Representations offered by `update_venue_ap_model_usb_port_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApModelUsbPortSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApModelUsbPortSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::update_venue_ap_model_usb_port_settings` (Update venue AP per-model USB port settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2081,21 +2128,25 @@ pub struct UpdateVenueApModelUsbPortSettings<'a> {
 }
 impl<'a> UpdateVenueApModelUsbPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueApModelUsbPortSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2103,6 +2154,7 @@ impl<'a> UpdateVenueApModelUsbPortSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2117,6 +2169,7 @@ impl<'a> UpdateVenueApModelUsbPortSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2134,6 +2187,7 @@ impl<'a> UpdateVenueApModelUsbPortSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2169,16 +2223,11 @@ static GET_VENUE_AP_MODEL_CAPABILITIES: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `get_venue_ap_model_capabilities`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApModelCapabilitiesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApModelCapabilitiesVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::get_venue_ap_model_capabilities` (Get venue AP model capabilities).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2189,26 +2238,31 @@ pub struct GetVenueApModelCapabilities<'a> {
 }
 impl<'a> GetVenueApModelCapabilities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueApModelCapabilitiesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2220,6 +2274,7 @@ impl<'a> GetVenueApModelCapabilities<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2251,16 +2306,11 @@ static GET_VENUE_AP_MODEL_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::Operat
 };
 /// Representations offered by `get_venue_ap_model_lan_port_specific_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApModelLanPortSpecificSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApModelLanPortSpecificSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::get_venue_ap_model_lan_port_specific_settings` (Get venue AP model LAN port specific settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2271,11 +2321,13 @@ pub struct GetVenueApModelLanPortSpecificSettings<'a> {
 }
 impl<'a> GetVenueApModelLanPortSpecificSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueApModelLanPortSpecificSettingsVersion,
@@ -2284,16 +2336,19 @@ impl<'a> GetVenueApModelLanPortSpecificSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2302,6 +2357,7 @@ impl<'a> GetVenueApModelLanPortSpecificSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2333,16 +2389,11 @@ static UPDATE_VENUE_AP_MODEL_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::Ope
 };
 /// Representations offered by `update_venue_ap_model_lan_port_specific_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApModelLanPortSpecificSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApModelLanPortSpecificSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::update_venue_ap_model_lan_port_specific_settings` (Update venue AP model LAN port specific settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2353,11 +2404,13 @@ pub struct UpdateVenueApModelLanPortSpecificSettings<'a> {
 }
 impl<'a> UpdateVenueApModelLanPortSpecificSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueApModelLanPortSpecificSettingsVersion,
@@ -2366,11 +2419,13 @@ impl<'a> UpdateVenueApModelLanPortSpecificSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2378,6 +2433,7 @@ impl<'a> UpdateVenueApModelLanPortSpecificSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2392,6 +2448,7 @@ impl<'a> UpdateVenueApModelLanPortSpecificSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2409,6 +2466,7 @@ impl<'a> UpdateVenueApModelLanPortSpecificSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2444,16 +2502,11 @@ static GET_VENUE_AP_MODEL_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `get_venue_ap_model_port_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApModelPortSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApModelPortSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::get_venue_ap_model_port_settings` (Get venue AP model LAN port settings (one port)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2464,26 +2517,31 @@ pub struct GetVenueApModelPortSettings<'a> {
 }
 impl<'a> GetVenueApModelPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueApModelPortSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2492,6 +2550,7 @@ impl<'a> GetVenueApModelPortSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2523,16 +2582,11 @@ static UPDATE_VENUE_AP_MODEL_PORT_SETTINGS: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `update_venue_ap_model_port_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApModelPortSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApModelPortSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::update_venue_ap_model_port_settings` (Update venue AP model LAN port settings (one port)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2543,21 +2597,25 @@ pub struct UpdateVenueApModelPortSettings<'a> {
 }
 impl<'a> UpdateVenueApModelPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueApModelPortSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2565,6 +2623,7 @@ impl<'a> UpdateVenueApModelPortSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2579,6 +2638,7 @@ impl<'a> UpdateVenueApModelPortSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2596,6 +2656,7 @@ impl<'a> UpdateVenueApModelPortSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2631,16 +2692,11 @@ static ADD_ETHERNET_PORT_PROFILE_TO_VENUE_AP_MODEL_LAN_PORT: ruckus_one_runtime:
 };
 /// Representations offered by `add_ethernet_port_profile_to_venue_ap_model_lan_port`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddEthernetPortProfileToVenueApModelLanPortVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AddEthernetPortProfileToVenueApModelLanPortVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::add_ethernet_port_profile_to_venue_ap_model_lan_port` (Add Ethernet port profile to venue AP model LAN port).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2651,11 +2707,13 @@ pub struct AddEthernetPortProfileToVenueApModelLanPort<'a> {
 }
 impl<'a> AddEthernetPortProfileToVenueApModelLanPort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: AddEthernetPortProfileToVenueApModelLanPortVersion,
@@ -2664,11 +2722,13 @@ impl<'a> AddEthernetPortProfileToVenueApModelLanPort<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2676,6 +2736,7 @@ impl<'a> AddEthernetPortProfileToVenueApModelLanPort<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2690,6 +2751,7 @@ impl<'a> AddEthernetPortProfileToVenueApModelLanPort<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2707,6 +2769,7 @@ impl<'a> AddEthernetPortProfileToVenueApModelLanPort<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2742,16 +2805,11 @@ static REMOVE_ETHERNET_PORT_PROFILE_FROM_VENUE_AP_MODEL_LAN_PORT: ruckus_one_run
 };
 /// Representations offered by `remove_ethernet_port_profile_from_venue_ap_model_lan_port`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum RemoveEthernetPortProfileFromVenueApModelLanPortVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type RemoveEthernetPortProfileFromVenueApModelLanPortVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::remove_ethernet_port_profile_from_venue_ap_model_lan_port` (Remove Ethernet port profile from venue AP model LAN port).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2762,11 +2820,13 @@ pub struct RemoveEthernetPortProfileFromVenueApModelLanPort<'a> {
 }
 impl<'a> RemoveEthernetPortProfileFromVenueApModelLanPort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: RemoveEthernetPortProfileFromVenueApModelLanPortVersion,
@@ -2775,11 +2835,13 @@ impl<'a> RemoveEthernetPortProfileFromVenueApModelLanPort<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2787,6 +2849,7 @@ impl<'a> RemoveEthernetPortProfileFromVenueApModelLanPort<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2801,6 +2864,7 @@ impl<'a> RemoveEthernetPortProfileFromVenueApModelLanPort<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2818,6 +2882,7 @@ impl<'a> RemoveEthernetPortProfileFromVenueApModelLanPort<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2857,21 +2922,25 @@ pub struct ListVenueApModels<'a> {
 }
 impl<'a> ListVenueApModels<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2880,6 +2949,7 @@ impl<'a> ListVenueApModels<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2911,16 +2981,11 @@ static DEACTIVATE_CLIENT_ISOLATION_PROFILE_ON_VENUE_AP_MODEL_LAN_PORT: ruckus_on
 };
 /// Representations offered by `deactivate_client_isolation_profile_on_venue_ap_model_lan_port`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateClientIsolationProfileOnVenueApModelLanPortVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateClientIsolationProfileOnVenueApModelLanPortVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::deactivate_client_isolation_profile_on_venue_ap_model_lan_port` (Deactivate client isolation profile on venue ap model lan port).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2931,11 +2996,13 @@ pub struct DeactivateClientIsolationProfileOnVenueApModelLanPort<'a> {
 }
 impl<'a> DeactivateClientIsolationProfileOnVenueApModelLanPort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateClientIsolationProfileOnVenueApModelLanPortVersion,
@@ -2944,11 +3011,13 @@ impl<'a> DeactivateClientIsolationProfileOnVenueApModelLanPort<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2956,6 +3025,7 @@ impl<'a> DeactivateClientIsolationProfileOnVenueApModelLanPort<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2970,6 +3040,7 @@ impl<'a> DeactivateClientIsolationProfileOnVenueApModelLanPort<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2989,6 +3060,7 @@ impl<'a> DeactivateClientIsolationProfileOnVenueApModelLanPort<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3024,16 +3096,11 @@ static ACTIVATE_CLIENT_ISOLATION_PROFILE_ON_VENUE_AP_MODEL_LAN_PORT: ruckus_one_
 };
 /// Representations offered by `activate_client_isolation_profile_on_venue_ap_model_lan_port`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateClientIsolationProfileOnVenueApModelLanPortVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateClientIsolationProfileOnVenueApModelLanPortVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::activate_client_isolation_profile_on_venue_ap_model_lan_port` (Activate client isolation profile on venue ap model lan port).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3044,11 +3111,13 @@ pub struct ActivateClientIsolationProfileOnVenueApModelLanPort<'a> {
 }
 impl<'a> ActivateClientIsolationProfileOnVenueApModelLanPort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateClientIsolationProfileOnVenueApModelLanPortVersion,
@@ -3057,11 +3126,13 @@ impl<'a> ActivateClientIsolationProfileOnVenueApModelLanPort<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3069,6 +3140,7 @@ impl<'a> ActivateClientIsolationProfileOnVenueApModelLanPort<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3083,6 +3155,7 @@ impl<'a> ActivateClientIsolationProfileOnVenueApModelLanPort<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3102,6 +3175,7 @@ impl<'a> ActivateClientIsolationProfileOnVenueApModelLanPort<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3137,16 +3211,11 @@ static DEACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_AP_MODEL_LAN_PORT: ruckus_one_runtim
 };
 /// Representations offered by `deactivate_soft_gre_profile_on_venue_ap_model_lan_port`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateSoftGreProfileOnVenueApModelLanPortVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateSoftGreProfileOnVenueApModelLanPortVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::deactivate_soft_gre_profile_on_venue_ap_model_lan_port` (Deactivate soft gre profile on venue ap model lan port).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3157,11 +3226,13 @@ pub struct DeactivateSoftGreProfileOnVenueApModelLanPort<'a> {
 }
 impl<'a> DeactivateSoftGreProfileOnVenueApModelLanPort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateSoftGreProfileOnVenueApModelLanPortVersion,
@@ -3170,11 +3241,13 @@ impl<'a> DeactivateSoftGreProfileOnVenueApModelLanPort<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3182,6 +3255,7 @@ impl<'a> DeactivateSoftGreProfileOnVenueApModelLanPort<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3196,6 +3270,7 @@ impl<'a> DeactivateSoftGreProfileOnVenueApModelLanPort<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3215,6 +3290,7 @@ impl<'a> DeactivateSoftGreProfileOnVenueApModelLanPort<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3250,16 +3326,11 @@ static ACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_AP_MODEL_LAN_PORT: ruckus_one_runtime:
 };
 /// Representations offered by `activate_soft_gre_profile_on_venue_ap_model_lan_port`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateSoftGreProfileOnVenueApModelLanPortVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type ActivateSoftGreProfileOnVenueApModelLanPortVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::activate_soft_gre_profile_on_venue_ap_model_lan_port` (Activate soft gre profile on venue ap model lan port).
 ///
 /// Optional parameters: [`body`](Self::body).
@@ -3271,16 +3342,19 @@ pub struct ActivateSoftGreProfileOnVenueApModelLanPort<'a> {
 }
 impl<'a> ActivateSoftGreProfileOnVenueApModelLanPort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateSoftGreProfileOnVenueApModelLanPortVersion,
@@ -3289,11 +3363,13 @@ impl<'a> ActivateSoftGreProfileOnVenueApModelLanPort<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3301,6 +3377,7 @@ impl<'a> ActivateSoftGreProfileOnVenueApModelLanPort<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3315,6 +3392,7 @@ impl<'a> ActivateSoftGreProfileOnVenueApModelLanPort<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3334,6 +3412,7 @@ impl<'a> ActivateSoftGreProfileOnVenueApModelLanPort<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,

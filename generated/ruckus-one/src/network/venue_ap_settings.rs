@@ -60,6 +60,7 @@ impl<'de> serde::Deserialize<'de> for VenueApManagementTrafficVlanSettings {
 }
 impl VenueApManagementTrafficVlanSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             vlan_id: None,
@@ -140,6 +141,7 @@ impl<'de> serde::Deserialize<'de> for VenueApMeshSettingsV1 {
 }
 impl VenueApMeshSettingsV1 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             enabled: None,
@@ -340,6 +342,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsV1 {
 }
 impl VenueApRadio6GHzSettingsV1 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             allowed_channels: None,
@@ -513,6 +516,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioSettingsV1 {
 }
 impl VenueApRadioSettingsV1 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             radio_params24g: None,
@@ -606,6 +610,7 @@ impl<'de> serde::Deserialize<'de> for VenueApTlsKeyEnhancedModeSettings {
 }
 impl VenueApTlsKeyEnhancedModeSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             tls_key_enhanced_mode_enabled: None,
@@ -650,6 +655,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApBssColoringSettings::version`)
     #[doc(alias = "/venues/{venueId}/apBssColoringSettings")]
     #[doc(alias = "GET /venues/{venueId}/apBssColoringSettings")]
+    #[inline]
     pub fn get_venue_ap_bss_coloring_settings(
         &self,
         venue_id: &str,
@@ -676,6 +682,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apBssColoringSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apBssColoringSettings")]
+    #[inline]
     pub fn update_venue_ap_bss_coloring_settings(
         &self,
         venue_id: &str,
@@ -702,6 +709,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApCellularSettings::version`)
     #[doc(alias = "/venues/{venueId}/apCellularSettings")]
     #[doc(alias = "GET /venues/{venueId}/apCellularSettings")]
+    #[inline]
     pub fn get_venue_ap_cellular_settings(
         &self,
         venue_id: &str,
@@ -726,6 +734,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apCellularSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apCellularSettings")]
+    #[inline]
     pub fn update_venue_ap_cellular_settings(
         &self,
         venue_id: &str,
@@ -752,6 +761,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApClientAdmissionControlSettings::version`)
     #[doc(alias = "/venues/{venueId}/apClientAdmissionControlSettings")]
     #[doc(alias = "GET /venues/{venueId}/apClientAdmissionControlSettings")]
+    #[inline]
     pub fn get_venue_ap_client_admission_control_settings(
         &self,
         venue_id: &str,
@@ -778,6 +788,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apClientAdmissionControlSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apClientAdmissionControlSettings")]
+    #[inline]
     pub fn update_venue_ap_client_admission_control_settings(
         &self,
         venue_id: &str,
@@ -804,6 +815,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApDirectedMulticastSettings::version`)
     #[doc(alias = "/venues/{venueId}/apDirectedMulticastSettings")]
     #[doc(alias = "GET /venues/{venueId}/apDirectedMulticastSettings")]
+    #[inline]
     pub fn get_venue_ap_directed_multicast_settings(
         &self,
         venue_id: &str,
@@ -830,6 +842,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apDirectedMulticastSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apDirectedMulticastSettings")]
+    #[inline]
     pub fn update_venue_ap_directed_multicast_settings(
         &self,
         venue_id: &str,
@@ -856,6 +869,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApDosProtectionSettings::version`)
     #[doc(alias = "/venues/{venueId}/apDosProtectionSettings")]
     #[doc(alias = "GET /venues/{venueId}/apDosProtectionSettings")]
+    #[inline]
     pub fn get_venue_ap_dos_protection_settings(
         &self,
         venue_id: &str,
@@ -882,6 +896,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apDosProtectionSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apDosProtectionSettings")]
+    #[inline]
     pub fn update_venue_ap_dos_protection_settings(
         &self,
         venue_id: &str,
@@ -910,6 +925,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/apIotSettings")]
     #[doc(alias = "GET /venues/{venueId}/apIotSettings")]
+    #[inline]
     pub fn get_venue_ap_iot_settings(
         &self,
         venue_id: &str,
@@ -935,6 +951,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/apIotSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apIotSettings")]
+    #[inline]
     pub fn update_venue_ap_iot_settings(
         &self,
         venue_id: &str,
@@ -959,6 +976,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/apIpModeSettings")]
     #[doc(alias = "GET /venues/{venueId}/apIpModeSettings")]
+    #[inline]
     pub fn get_venue_ap_ip_mode_settings(
         &self,
         venue_id: &str,
@@ -984,6 +1002,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/{venueId}/apIpModeSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apIpModeSettings")]
+    #[inline]
     pub fn update_venue_ap_ip_mode_settings(
         &self,
         venue_id: &str,
@@ -1006,6 +1025,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApLoadBalancingSettings::version`)
     #[doc(alias = "/venues/{venueId}/apLoadBalancingSettings")]
     #[doc(alias = "GET /venues/{venueId}/apLoadBalancingSettings")]
+    #[inline]
     pub fn get_venue_ap_load_balancing_settings(
         &self,
         venue_id: &str,
@@ -1032,6 +1052,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apLoadBalancingSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apLoadBalancingSettings")]
+    #[inline]
     pub fn update_venue_ap_load_balancing_settings(
         &self,
         venue_id: &str,
@@ -1058,6 +1079,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApManagementTrafficVlanSettings::version`)
     #[doc(alias = "/venues/{venueId}/apManagementTrafficVlanSettings")]
     #[doc(alias = "GET /venues/{venueId}/apManagementTrafficVlanSettings")]
+    #[inline]
     pub fn get_venue_ap_management_traffic_vlan_settings(
         &self,
         venue_id: &str,
@@ -1084,6 +1106,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apManagementTrafficVlanSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apManagementTrafficVlanSettings")]
+    #[inline]
     pub fn update_venue_ap_management_traffic_vlan_settings(
         &self,
         venue_id: &str,
@@ -1110,6 +1133,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetVenueApMeshSettings::version`)
     #[doc(alias = "/venues/{venueId}/apMeshSettings")]
     #[doc(alias = "GET /venues/{venueId}/apMeshSettings")]
+    #[inline]
     pub fn get_venue_ap_mesh_settings(
         &self,
         venue_id: &str,
@@ -1132,6 +1156,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Media types: Accept `application/vnd.ruckus.v1+json`
     #[doc(alias = "/venues/{venueId}/apMeshSettings")]
     #[doc(alias = "GET /venues/{venueId}/apMeshSettings")]
+    #[inline]
     pub fn get_venue_ap_mesh_settings_v1(
         &self,
         venue_id: &str,
@@ -1156,6 +1181,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apMeshSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apMeshSettings")]
+    #[inline]
     pub fn update_venue_ap_mesh_settings(
         &self,
         venue_id: &str,
@@ -1182,6 +1208,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apMeshSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apMeshSettings")]
+    #[inline]
     pub fn update_venue_ap_mesh_settings_v1(
         &self,
         venue_id: &str,
@@ -1206,6 +1233,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApMulticastDnsFencingSettings::version`)
     #[doc(alias = "/venues/{venueId}/apMulticastDnsFencingSettings")]
     #[doc(alias = "GET /venues/{venueId}/apMulticastDnsFencingSettings")]
+    #[inline]
     pub fn get_venue_ap_multicast_dns_fencing_settings(
         &self,
         venue_id: &str,
@@ -1232,6 +1260,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apMulticastDnsFencingSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apMulticastDnsFencingSettings")]
+    #[inline]
     pub fn update_venue_ap_multicast_dns_fencing_settings(
         &self,
         venue_id: &str,
@@ -1262,6 +1291,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Radio settings carry a 6 GHz block whose fields are described by Radio6GhzSettings; the field that holds the block is not named by the document.
     #[doc(alias = "/venues/{venueId}/apRadioSettings")]
     #[doc(alias = "GET /venues/{venueId}/apRadioSettings")]
+    #[inline]
     pub fn get_venue_ap_radio_settings(
         &self,
         venue_id: &str,
@@ -1288,6 +1318,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Radio settings carry a 6 GHz block whose fields are described by Radio6GhzSettings; the field that holds the block is not named by the document.
     #[doc(alias = "/venues/{venueId}/apRadioSettings")]
     #[doc(alias = "GET /venues/{venueId}/apRadioSettings")]
+    #[inline]
     pub fn get_venue_ap_radio_settings_v1(
         &self,
         venue_id: &str,
@@ -1315,6 +1346,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Radio settings carry a 6 GHz block whose fields are described by Radio6GhzSettings; the field that holds the block is not named by the document.
     #[doc(alias = "/venues/{venueId}/apRadioSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apRadioSettings")]
+    #[inline]
     pub fn update_venue_ap_radio_settings(
         &self,
         venue_id: &str,
@@ -1344,6 +1376,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Radio settings carry a 6 GHz block whose fields are described by Radio6GhzSettings; the field that holds the block is not named by the document.
     #[doc(alias = "/venues/{venueId}/apRadioSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apRadioSettings")]
+    #[inline]
     pub fn update_venue_ap_radio_settings_v1(
         &self,
         venue_id: &str,
@@ -1370,6 +1403,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApRadiusOptions::version`)
     #[doc(alias = "/venues/{venueId}/apRadiusOptions")]
     #[doc(alias = "GET /venues/{venueId}/apRadiusOptions")]
+    #[inline]
     pub fn get_venue_ap_radius_options(
         &self,
         venue_id: &str,
@@ -1394,6 +1428,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apRadiusOptions")]
     #[doc(alias = "PUT /venues/{venueId}/apRadiusOptions")]
+    #[inline]
     pub fn update_venue_ap_radius_options(
         &self,
         venue_id: &str,
@@ -1418,6 +1453,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApRebootTimeoutSettings::version`)
     #[doc(alias = "/venues/{venueId}/apRebootTimeoutSettings")]
     #[doc(alias = "GET /venues/{venueId}/apRebootTimeoutSettings")]
+    #[inline]
     pub fn get_venue_ap_reboot_timeout_settings(
         &self,
         venue_id: &str,
@@ -1444,6 +1480,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apRebootTimeoutSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apRebootTimeoutSettings")]
+    #[inline]
     pub fn update_venue_ap_reboot_timeout_settings(
         &self,
         venue_id: &str,
@@ -1470,6 +1507,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApSmartMonitorSettings::version`)
     #[doc(alias = "/venues/{venueId}/apSmartMonitorSettings")]
     #[doc(alias = "GET /venues/{venueId}/apSmartMonitorSettings")]
+    #[inline]
     pub fn get_venue_ap_smart_monitor_settings(
         &self,
         venue_id: &str,
@@ -1496,6 +1534,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apSmartMonitorSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apSmartMonitorSettings")]
+    #[inline]
     pub fn update_venue_ap_smart_monitor_settings(
         &self,
         venue_id: &str,
@@ -1522,6 +1561,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApTlsKeyEnhancedSettings::version`)
     #[doc(alias = "/venues/{venueId}/apTlsKeyEnhancedSettings")]
     #[doc(alias = "GET /venues/{venueId}/apTlsKeyEnhancedSettings")]
+    #[inline]
     pub fn get_venue_ap_tls_key_enhanced_settings(
         &self,
         venue_id: &str,
@@ -1548,6 +1588,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/apTlsKeyEnhancedSettings")]
     #[doc(alias = "PUT /venues/{venueId}/apTlsKeyEnhancedSettings")]
+    #[inline]
     pub fn update_venue_ap_tls_key_enhanced_settings(
         &self,
         venue_id: &str,
@@ -1584,16 +1625,11 @@ static GET_VENUE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `get_venue_ap_bss_coloring_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApBssColoringSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApBssColoringSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::get_venue_ap_bss_coloring_settings` (Get venue AP BSS coloring settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1604,26 +1640,31 @@ pub struct GetVenueApBssColoringSettings<'a> {
 }
 impl<'a> GetVenueApBssColoringSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueApBssColoringSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1635,6 +1676,7 @@ impl<'a> GetVenueApBssColoringSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1666,16 +1708,11 @@ static UPDATE_VENUE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::Operation = ru
 };
 /// Representations offered by `update_venue_ap_bss_coloring_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApBssColoringSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApBssColoringSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::update_venue_ap_bss_coloring_settings` (Update venue AP BSS coloring settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1686,21 +1723,25 @@ pub struct UpdateVenueApBssColoringSettings<'a> {
 }
 impl<'a> UpdateVenueApBssColoringSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueApBssColoringSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -1708,6 +1749,7 @@ impl<'a> UpdateVenueApBssColoringSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1722,6 +1764,7 @@ impl<'a> UpdateVenueApBssColoringSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1739,6 +1782,7 @@ impl<'a> UpdateVenueApBssColoringSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -1774,16 +1818,11 @@ static GET_VENUE_AP_CELLULAR_SETTINGS: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `get_venue_ap_cellular_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApCellularSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApCellularSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::get_venue_ap_cellular_settings` (Get venue AP cellular settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1794,26 +1833,31 @@ pub struct GetVenueApCellularSettings<'a> {
 }
 impl<'a> GetVenueApCellularSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueApCellularSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1825,6 +1869,7 @@ impl<'a> GetVenueApCellularSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1856,16 +1901,11 @@ static UPDATE_VENUE_AP_CELLULAR_SETTINGS: ruckus_one_runtime::Operation = ruckus
 };
 /// Representations offered by `update_venue_ap_cellular_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApCellularSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApCellularSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::update_venue_ap_cellular_settings` (Update venue AP cellular settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1876,21 +1916,25 @@ pub struct UpdateVenueApCellularSettings<'a> {
 }
 impl<'a> UpdateVenueApCellularSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueApCellularSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -1898,6 +1942,7 @@ impl<'a> UpdateVenueApCellularSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1912,6 +1957,7 @@ impl<'a> UpdateVenueApCellularSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1929,6 +1975,7 @@ impl<'a> UpdateVenueApCellularSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -1964,16 +2011,11 @@ static GET_VENUE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::Opera
 };
 /// Representations offered by `get_venue_ap_client_admission_control_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApClientAdmissionControlSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApClientAdmissionControlSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::get_venue_ap_client_admission_control_settings` (Get venue AP client admission control settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1984,11 +2026,13 @@ pub struct GetVenueApClientAdmissionControlSettings<'a> {
 }
 impl<'a> GetVenueApClientAdmissionControlSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueApClientAdmissionControlSettingsVersion,
@@ -1997,16 +2041,19 @@ impl<'a> GetVenueApClientAdmissionControlSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2018,6 +2065,7 @@ impl<'a> GetVenueApClientAdmissionControlSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2051,16 +2099,11 @@ static UPDATE_VENUE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::Op
 };
 /// Representations offered by `update_venue_ap_client_admission_control_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApClientAdmissionControlSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApClientAdmissionControlSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::update_venue_ap_client_admission_control_settings` (Update venue AP client admission control settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2071,11 +2114,13 @@ pub struct UpdateVenueApClientAdmissionControlSettings<'a> {
 }
 impl<'a> UpdateVenueApClientAdmissionControlSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueApClientAdmissionControlSettingsVersion,
@@ -2084,11 +2129,13 @@ impl<'a> UpdateVenueApClientAdmissionControlSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2096,6 +2143,7 @@ impl<'a> UpdateVenueApClientAdmissionControlSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2110,6 +2158,7 @@ impl<'a> UpdateVenueApClientAdmissionControlSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2127,6 +2176,7 @@ impl<'a> UpdateVenueApClientAdmissionControlSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2162,16 +2212,11 @@ static GET_VENUE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `get_venue_ap_directed_multicast_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApDirectedMulticastSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApDirectedMulticastSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::get_venue_ap_directed_multicast_settings` (Get venue AP directed multicast settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2182,11 +2227,13 @@ pub struct GetVenueApDirectedMulticastSettings<'a> {
 }
 impl<'a> GetVenueApDirectedMulticastSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueApDirectedMulticastSettingsVersion,
@@ -2195,16 +2242,19 @@ impl<'a> GetVenueApDirectedMulticastSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2216,6 +2266,7 @@ impl<'a> GetVenueApDirectedMulticastSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2249,16 +2300,11 @@ static UPDATE_VENUE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `update_venue_ap_directed_multicast_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApDirectedMulticastSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApDirectedMulticastSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::update_venue_ap_directed_multicast_settings` (Update venue AP directed multicast settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2269,11 +2315,13 @@ pub struct UpdateVenueApDirectedMulticastSettings<'a> {
 }
 impl<'a> UpdateVenueApDirectedMulticastSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueApDirectedMulticastSettingsVersion,
@@ -2282,11 +2330,13 @@ impl<'a> UpdateVenueApDirectedMulticastSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2294,6 +2344,7 @@ impl<'a> UpdateVenueApDirectedMulticastSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2308,6 +2359,7 @@ impl<'a> UpdateVenueApDirectedMulticastSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2325,6 +2377,7 @@ impl<'a> UpdateVenueApDirectedMulticastSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2360,16 +2413,11 @@ static GET_VENUE_AP_DOS_PROTECTION_SETTINGS: ruckus_one_runtime::Operation = ruc
 };
 /// Representations offered by `get_venue_ap_dos_protection_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApDosProtectionSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApDosProtectionSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::get_venue_ap_dos_protection_settings` (Get venue AP DoS protection settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2380,26 +2428,31 @@ pub struct GetVenueApDosProtectionSettings<'a> {
 }
 impl<'a> GetVenueApDosProtectionSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueApDosProtectionSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2411,6 +2464,7 @@ impl<'a> GetVenueApDosProtectionSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2442,16 +2496,11 @@ static UPDATE_VENUE_AP_DOS_PROTECTION_SETTINGS: ruckus_one_runtime::Operation = 
 };
 /// Representations offered by `update_venue_ap_dos_protection_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApDosProtectionSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApDosProtectionSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::update_venue_ap_dos_protection_settings` (Update venue AP DoS protection settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2462,11 +2511,13 @@ pub struct UpdateVenueApDosProtectionSettings<'a> {
 }
 impl<'a> UpdateVenueApDosProtectionSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueApDosProtectionSettingsVersion,
@@ -2475,11 +2526,13 @@ impl<'a> UpdateVenueApDosProtectionSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2487,6 +2540,7 @@ impl<'a> UpdateVenueApDosProtectionSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2501,6 +2555,7 @@ impl<'a> UpdateVenueApDosProtectionSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2518,6 +2573,7 @@ impl<'a> UpdateVenueApDosProtectionSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2557,21 +2613,25 @@ pub struct GetVenueApIotSettings<'a> {
 }
 impl<'a> GetVenueApIotSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2580,6 +2640,7 @@ impl<'a> GetVenueApIotSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2616,26 +2677,31 @@ pub struct UpdateVenueApIotSettings<'a> {
 }
 impl<'a> UpdateVenueApIotSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2644,6 +2710,7 @@ impl<'a> UpdateVenueApIotSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2679,21 +2746,25 @@ pub struct GetVenueApIpModeSettings<'a> {
 }
 impl<'a> GetVenueApIpModeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2702,6 +2773,7 @@ impl<'a> GetVenueApIpModeSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2738,26 +2810,31 @@ pub struct UpdateVenueApIpModeSettings<'a> {
 }
 impl<'a> UpdateVenueApIpModeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2766,6 +2843,7 @@ impl<'a> UpdateVenueApIpModeSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2797,16 +2875,11 @@ static GET_VENUE_AP_LOAD_BALANCING_SETTINGS: ruckus_one_runtime::Operation = ruc
 };
 /// Representations offered by `get_venue_ap_load_balancing_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApLoadBalancingSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApLoadBalancingSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::get_venue_ap_load_balancing_settings` (Get venue AP load balancing settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2817,26 +2890,31 @@ pub struct GetVenueApLoadBalancingSettings<'a> {
 }
 impl<'a> GetVenueApLoadBalancingSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueApLoadBalancingSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2848,6 +2926,7 @@ impl<'a> GetVenueApLoadBalancingSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2879,16 +2958,11 @@ static UPDATE_VENUE_AP_LOAD_BALANCING_SETTINGS: ruckus_one_runtime::Operation = 
 };
 /// Representations offered by `update_venue_ap_load_balancing_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApLoadBalancingSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApLoadBalancingSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::update_venue_ap_load_balancing_settings` (Update venue AP load balancing settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2899,11 +2973,13 @@ pub struct UpdateVenueApLoadBalancingSettings<'a> {
 }
 impl<'a> UpdateVenueApLoadBalancingSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueApLoadBalancingSettingsVersion,
@@ -2912,11 +2988,13 @@ impl<'a> UpdateVenueApLoadBalancingSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2924,6 +3002,7 @@ impl<'a> UpdateVenueApLoadBalancingSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2938,6 +3017,7 @@ impl<'a> UpdateVenueApLoadBalancingSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2955,6 +3035,7 @@ impl<'a> UpdateVenueApLoadBalancingSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2990,16 +3071,11 @@ static GET_VENUE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::Operat
 };
 /// Representations offered by `get_venue_ap_management_traffic_vlan_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApManagementTrafficVlanSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApManagementTrafficVlanSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::get_venue_ap_management_traffic_vlan_settings` (Get venue AP management traffic VLAN settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3010,11 +3086,13 @@ pub struct GetVenueApManagementTrafficVlanSettings<'a> {
 }
 impl<'a> GetVenueApManagementTrafficVlanSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueApManagementTrafficVlanSettingsVersion,
@@ -3023,16 +3101,19 @@ impl<'a> GetVenueApManagementTrafficVlanSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3041,6 +3122,7 @@ impl<'a> GetVenueApManagementTrafficVlanSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3072,16 +3154,11 @@ static UPDATE_VENUE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::Ope
 };
 /// Representations offered by `update_venue_ap_management_traffic_vlan_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApManagementTrafficVlanSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApManagementTrafficVlanSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::update_venue_ap_management_traffic_vlan_settings` (Update venue AP management traffic VLAN settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3092,11 +3169,13 @@ pub struct UpdateVenueApManagementTrafficVlanSettings<'a> {
 }
 impl<'a> UpdateVenueApManagementTrafficVlanSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueApManagementTrafficVlanSettingsVersion,
@@ -3105,11 +3184,13 @@ impl<'a> UpdateVenueApManagementTrafficVlanSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3117,6 +3198,7 @@ impl<'a> UpdateVenueApManagementTrafficVlanSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3131,6 +3213,7 @@ impl<'a> UpdateVenueApManagementTrafficVlanSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3148,6 +3231,7 @@ impl<'a> UpdateVenueApManagementTrafficVlanSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3183,16 +3267,11 @@ static GET_VENUE_AP_MESH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `get_venue_ap_mesh_settings`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApMeshSettingsVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApMeshSettingsVersion = super::versions::V1_1OrJson;
 /// Request builder for `VenueApSettingsClient::get_venue_ap_mesh_settings` (Get venue AP mesh settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3203,26 +3282,31 @@ pub struct GetVenueApMeshSettings<'a> {
 }
 impl<'a> GetVenueApMeshSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueApMeshSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3231,6 +3315,7 @@ impl<'a> GetVenueApMeshSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3266,21 +3351,25 @@ pub struct GetVenueApMeshSettingsV1<'a> {
 }
 impl<'a> GetVenueApMeshSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3289,6 +3378,7 @@ impl<'a> GetVenueApMeshSettingsV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3320,16 +3410,11 @@ static UPDATE_VENUE_AP_MESH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `update_venue_ap_mesh_settings`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApMeshSettingsVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApMeshSettingsVersion = super::versions::V1_1OrJson;
 /// Request builder for `VenueApSettingsClient::update_venue_ap_mesh_settings` (Update venue AP mesh settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3340,21 +3425,25 @@ pub struct UpdateVenueApMeshSettings<'a> {
 }
 impl<'a> UpdateVenueApMeshSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueApMeshSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3362,6 +3451,7 @@ impl<'a> UpdateVenueApMeshSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3376,6 +3466,7 @@ impl<'a> UpdateVenueApMeshSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3393,6 +3484,7 @@ impl<'a> UpdateVenueApMeshSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3432,16 +3524,19 @@ pub struct UpdateVenueApMeshSettingsV1<'a> {
 }
 impl<'a> UpdateVenueApMeshSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3449,6 +3544,7 @@ impl<'a> UpdateVenueApMeshSettingsV1<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3463,6 +3559,7 @@ impl<'a> UpdateVenueApMeshSettingsV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3480,6 +3577,7 @@ impl<'a> UpdateVenueApMeshSettingsV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3515,16 +3613,11 @@ static GET_VENUE_AP_MULTICAST_DNS_FENCING_SETTINGS: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `get_venue_ap_multicast_dns_fencing_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApMulticastDnsFencingSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApMulticastDnsFencingSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::get_venue_ap_multicast_dns_fencing_settings` (Get venue AP multicast DNS fencing settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3535,11 +3628,13 @@ pub struct GetVenueApMulticastDnsFencingSettings<'a> {
 }
 impl<'a> GetVenueApMulticastDnsFencingSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueApMulticastDnsFencingSettingsVersion,
@@ -3548,16 +3643,19 @@ impl<'a> GetVenueApMulticastDnsFencingSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3569,6 +3667,7 @@ impl<'a> GetVenueApMulticastDnsFencingSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3602,16 +3701,11 @@ static UPDATE_VENUE_AP_MULTICAST_DNS_FENCING_SETTINGS: ruckus_one_runtime::Opera
 };
 /// Representations offered by `update_venue_ap_multicast_dns_fencing_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApMulticastDnsFencingSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApMulticastDnsFencingSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::update_venue_ap_multicast_dns_fencing_settings` (Update venue AP multicast DNS fencing settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3622,11 +3716,13 @@ pub struct UpdateVenueApMulticastDnsFencingSettings<'a> {
 }
 impl<'a> UpdateVenueApMulticastDnsFencingSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueApMulticastDnsFencingSettingsVersion,
@@ -3635,11 +3731,13 @@ impl<'a> UpdateVenueApMulticastDnsFencingSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3647,6 +3745,7 @@ impl<'a> UpdateVenueApMulticastDnsFencingSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3661,6 +3760,7 @@ impl<'a> UpdateVenueApMulticastDnsFencingSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3678,6 +3778,7 @@ impl<'a> UpdateVenueApMulticastDnsFencingSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3713,16 +3814,11 @@ static GET_VENUE_AP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `get_venue_ap_radio_settings`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApRadioSettingsVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApRadioSettingsVersion = super::versions::V1_1OrJson;
 /// Request builder for `VenueApSettingsClient::get_venue_ap_radio_settings` (Get venue AP radio settings).
 ///
 /// Optional parameters: [`default_only`](Self::default_only).
@@ -3734,6 +3830,7 @@ pub struct GetVenueApRadioSettings<'a> {
 }
 impl<'a> GetVenueApRadioSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -3742,26 +3839,31 @@ impl<'a> GetVenueApRadioSettings<'a> {
     ///
     /// query parameter `defaultOnly`; `boolean`; default: false.
     /// Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApRadioSettings).
+    #[inline]
     pub fn default_only(mut self, default_only: bool) -> Self {
         self.req.query("defaultOnly", &default_only);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueApRadioSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3770,6 +3872,7 @@ impl<'a> GetVenueApRadioSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3806,6 +3909,7 @@ pub struct GetVenueApRadioSettingsV1<'a> {
 }
 impl<'a> GetVenueApRadioSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -3814,21 +3918,25 @@ impl<'a> GetVenueApRadioSettingsV1<'a> {
     ///
     /// query parameter `defaultOnly`; `boolean`; default: false.
     /// Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApRadioSettings).
+    #[inline]
     pub fn default_only(mut self, default_only: bool) -> Self {
         self.req.query("defaultOnly", &default_only);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3837,6 +3945,7 @@ impl<'a> GetVenueApRadioSettingsV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3868,16 +3977,11 @@ static UPDATE_VENUE_AP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `update_venue_ap_radio_settings`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApRadioSettingsVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApRadioSettingsVersion = super::versions::V1_1OrJson;
 /// Request builder for `VenueApSettingsClient::update_venue_ap_radio_settings` (Update venue AP radio settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3888,21 +3992,25 @@ pub struct UpdateVenueApRadioSettings<'a> {
 }
 impl<'a> UpdateVenueApRadioSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueApRadioSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3910,6 +4018,7 @@ impl<'a> UpdateVenueApRadioSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3924,6 +4033,7 @@ impl<'a> UpdateVenueApRadioSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3941,6 +4051,7 @@ impl<'a> UpdateVenueApRadioSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3980,16 +4091,19 @@ pub struct UpdateVenueApRadioSettingsV1<'a> {
 }
 impl<'a> UpdateVenueApRadioSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3997,6 +4111,7 @@ impl<'a> UpdateVenueApRadioSettingsV1<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4011,6 +4126,7 @@ impl<'a> UpdateVenueApRadioSettingsV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4028,6 +4144,7 @@ impl<'a> UpdateVenueApRadioSettingsV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4063,16 +4180,11 @@ static GET_VENUE_AP_RADIUS_OPTIONS: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `get_venue_ap_radius_options`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApRadiusOptionsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApRadiusOptionsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::get_venue_ap_radius_options` (Get venue AP RADIUS options).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4083,26 +4195,31 @@ pub struct GetVenueApRadiusOptions<'a> {
 }
 impl<'a> GetVenueApRadiusOptions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueApRadiusOptionsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4114,6 +4231,7 @@ impl<'a> GetVenueApRadiusOptions<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4145,16 +4263,11 @@ static UPDATE_VENUE_AP_RADIUS_OPTIONS: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `update_venue_ap_radius_options`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApRadiusOptionsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApRadiusOptionsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::update_venue_ap_radius_options` (Update venue AP RADIUS options).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4165,21 +4278,25 @@ pub struct UpdateVenueApRadiusOptions<'a> {
 }
 impl<'a> UpdateVenueApRadiusOptions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueApRadiusOptionsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4187,6 +4304,7 @@ impl<'a> UpdateVenueApRadiusOptions<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4201,6 +4319,7 @@ impl<'a> UpdateVenueApRadiusOptions<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4218,6 +4337,7 @@ impl<'a> UpdateVenueApRadiusOptions<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4253,16 +4373,11 @@ static GET_VENUE_AP_REBOOT_TIMEOUT_SETTINGS: ruckus_one_runtime::Operation = ruc
 };
 /// Representations offered by `get_venue_ap_reboot_timeout_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApRebootTimeoutSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApRebootTimeoutSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::get_venue_ap_reboot_timeout_settings` (Get venue AP reboot timeout settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4273,26 +4388,31 @@ pub struct GetVenueApRebootTimeoutSettings<'a> {
 }
 impl<'a> GetVenueApRebootTimeoutSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueApRebootTimeoutSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4304,6 +4424,7 @@ impl<'a> GetVenueApRebootTimeoutSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4335,16 +4456,11 @@ static UPDATE_VENUE_AP_REBOOT_TIMEOUT_SETTINGS: ruckus_one_runtime::Operation = 
 };
 /// Representations offered by `update_venue_ap_reboot_timeout_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApRebootTimeoutSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApRebootTimeoutSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::update_venue_ap_reboot_timeout_settings` (Update venue AP reboot timeout settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4355,11 +4471,13 @@ pub struct UpdateVenueApRebootTimeoutSettings<'a> {
 }
 impl<'a> UpdateVenueApRebootTimeoutSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueApRebootTimeoutSettingsVersion,
@@ -4368,11 +4486,13 @@ impl<'a> UpdateVenueApRebootTimeoutSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4380,6 +4500,7 @@ impl<'a> UpdateVenueApRebootTimeoutSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4394,6 +4515,7 @@ impl<'a> UpdateVenueApRebootTimeoutSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4411,6 +4533,7 @@ impl<'a> UpdateVenueApRebootTimeoutSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4446,16 +4569,11 @@ static GET_VENUE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `get_venue_ap_smart_monitor_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApSmartMonitorSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApSmartMonitorSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::get_venue_ap_smart_monitor_settings` (Get venue AP smart monitor settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4466,26 +4584,31 @@ pub struct GetVenueApSmartMonitorSettings<'a> {
 }
 impl<'a> GetVenueApSmartMonitorSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueApSmartMonitorSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4497,6 +4620,7 @@ impl<'a> GetVenueApSmartMonitorSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4528,16 +4652,11 @@ static UPDATE_VENUE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `update_venue_ap_smart_monitor_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApSmartMonitorSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApSmartMonitorSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::update_venue_ap_smart_monitor_settings` (Update venue AP smart monitor settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4548,21 +4667,25 @@ pub struct UpdateVenueApSmartMonitorSettings<'a> {
 }
 impl<'a> UpdateVenueApSmartMonitorSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueApSmartMonitorSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4570,6 +4693,7 @@ impl<'a> UpdateVenueApSmartMonitorSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4584,6 +4708,7 @@ impl<'a> UpdateVenueApSmartMonitorSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4601,6 +4726,7 @@ impl<'a> UpdateVenueApSmartMonitorSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4636,16 +4762,11 @@ static GET_VENUE_AP_TLS_KEY_ENHANCED_SETTINGS: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `get_venue_ap_tls_key_enhanced_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApTlsKeyEnhancedSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApTlsKeyEnhancedSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::get_venue_ap_tls_key_enhanced_settings` (Get venue AP TLS key enhancement settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4656,26 +4777,31 @@ pub struct GetVenueApTlsKeyEnhancedSettings<'a> {
 }
 impl<'a> GetVenueApTlsKeyEnhancedSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueApTlsKeyEnhancedSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4684,6 +4810,7 @@ impl<'a> GetVenueApTlsKeyEnhancedSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4715,16 +4842,11 @@ static UPDATE_VENUE_AP_TLS_KEY_ENHANCED_SETTINGS: ruckus_one_runtime::Operation 
 };
 /// Representations offered by `update_venue_ap_tls_key_enhanced_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApTlsKeyEnhancedSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApTlsKeyEnhancedSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::update_venue_ap_tls_key_enhanced_settings` (Update venue AP TLS key enhancement settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4735,11 +4857,13 @@ pub struct UpdateVenueApTlsKeyEnhancedSettings<'a> {
 }
 impl<'a> UpdateVenueApTlsKeyEnhancedSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueApTlsKeyEnhancedSettingsVersion,
@@ -4748,11 +4872,13 @@ impl<'a> UpdateVenueApTlsKeyEnhancedSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4760,6 +4886,7 @@ impl<'a> UpdateVenueApTlsKeyEnhancedSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4774,6 +4901,7 @@ impl<'a> UpdateVenueApTlsKeyEnhancedSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4791,6 +4919,7 @@ impl<'a> UpdateVenueApTlsKeyEnhancedSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,

@@ -118,6 +118,7 @@ impl<'de> serde::Deserialize<'de> for AaaSetting {
 }
 impl AaaSetting {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -312,6 +313,7 @@ impl<'de> serde::Deserialize<'de> for ApplyRequest {
 }
 impl ApplyRequest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             overrides: None,
@@ -371,6 +373,7 @@ impl<'de> serde::Deserialize<'de> for ApplyTemplateResponse {
 }
 impl ApplyTemplateResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -430,6 +433,7 @@ impl<'de> serde::Deserialize<'de> for DiffData {
 }
 impl DiffData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             path: None,
@@ -495,6 +499,7 @@ impl<'de> serde::Deserialize<'de> for DiffReport {
 }
 impl DiffReport {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             diff_name: None,
@@ -560,6 +565,7 @@ impl<'de> serde::Deserialize<'de> for DriftInstance {
 }
 impl DriftInstance {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             tenant_id: None,
@@ -631,6 +637,7 @@ impl<'de> serde::Deserialize<'de> for DriftInstanceResponse {
 }
 impl DriftInstanceResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             data: None,
@@ -699,6 +706,7 @@ impl<'de> serde::Deserialize<'de> for EnforceRequest {
 }
 impl EnforceRequest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             is_enforced: None,
@@ -812,6 +820,7 @@ impl<'de> serde::Deserialize<'de> for HierarchyNode {
 }
 impl HierarchyNode {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1150,6 +1159,7 @@ impl<'de> serde::Deserialize<'de> for HierarchyQueryResponse {
 }
 impl HierarchyQueryResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -1278,6 +1288,7 @@ impl<'de> serde::Deserialize<'de> for TemplateData {
 }
 impl TemplateData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1426,6 +1437,7 @@ impl<'de> serde::Deserialize<'de> for TemplateInstanceQuery {
 }
 impl TemplateInstanceQuery {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             filter: None,
@@ -1497,6 +1509,7 @@ impl<'de> serde::Deserialize<'de> for UpdateVenueSettingBo {
 }
 impl UpdateVenueSettingBo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1598,6 +1611,7 @@ impl<'de> serde::Deserialize<'de> for VenueTemplate {
 }
 impl VenueTemplate {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1693,6 +1707,7 @@ impl<'de> serde::Deserialize<'de> for VenueTemplateAaaServerResponse {
 }
 impl VenueTemplateAaaServerResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -1795,6 +1810,7 @@ impl<'de> serde::Deserialize<'de> for VenueTemplateAaaServerView {
 }
 impl VenueTemplateAaaServerView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1950,6 +1966,7 @@ impl<'de> serde::Deserialize<'de> for VenueTemplateView {
 }
 impl VenueTemplateView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2091,6 +2108,7 @@ impl<'de> serde::Deserialize<'de> for VenueTemplateView2 {
 }
 impl VenueTemplateView2 {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, address: super::common::VenueAddress) -> Self {
         Self {
             id: None,
@@ -2225,6 +2243,7 @@ impl<'de> serde::Deserialize<'de> for VenueV1 {
 }
 impl VenueV1 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2340,6 +2359,7 @@ impl<'a> VenueTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/switchSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/switchSettings")]
     #[doc(alias = "GetVenueTemplateSetting_1_1")]
+    #[inline]
     pub fn get_venue_template_switch_settings(
         &self,
         venue_id: &str,
@@ -2366,6 +2386,7 @@ impl<'a> VenueTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/switchSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/switchSettings")]
     #[doc(alias = "GetVenueTemplateSetting_1_1")]
+    #[inline]
     pub fn get_venue_template_switch_settings_v1(
         &self,
         venue_id: &str,
@@ -2393,6 +2414,7 @@ impl<'a> VenueTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/switchSettings")]
     #[doc(alias = "PUT /templates/venues/{venueId}/switchSettings")]
     #[doc(alias = "UpdateVenueTemplateSetting_1_1")]
+    #[inline]
     pub fn update_venue_template_switch_settings(
         &self,
         venue_id: &str,
@@ -2422,6 +2444,7 @@ impl<'a> VenueTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/switchSettings")]
     #[doc(alias = "PUT /templates/venues/{venueId}/switchSettings")]
     #[doc(alias = "UpdateVenueTemplateSetting_1_1")]
+    #[inline]
     pub fn update_venue_template_switch_settings_v1(
         &self,
         venue_id: &str,
@@ -2450,6 +2473,7 @@ impl<'a> VenueTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/aaaSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/aaaSettings")]
     #[doc(alias = "GetVenueTemplateAaaSettings_1_1")]
+    #[inline]
     pub fn get_venue_template_aaa_settings(
         &self,
         venue_id: &str,
@@ -2474,6 +2498,7 @@ impl<'a> VenueTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/aaaSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/aaaSettings")]
     #[doc(alias = "GetVenueTemplateAaaSettings_1_1")]
+    #[inline]
     pub fn get_venue_template_aaa_settings_v1(
         &self,
         venue_id: &str,
@@ -2501,6 +2526,7 @@ impl<'a> VenueTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/aaaSettings")]
     #[doc(alias = "PUT /templates/venues/{venueId}/aaaSettings")]
     #[doc(alias = "UpdateVenueTemplateAaaSetting")]
+    #[inline]
     pub fn update_venue_template_aaa_settings(
         &self,
         venue_id: &str,
@@ -2530,6 +2556,7 @@ impl<'a> VenueTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/aaaServers")]
     #[doc(alias = "POST /templates/venues/{venueId}/aaaServers")]
     #[doc(alias = "AddVenueTemplateAaaServer_1_1")]
+    #[inline]
     pub fn create_venue_template_aaa_server(
         &self,
         venue_id: &str,
@@ -2559,6 +2586,7 @@ impl<'a> VenueTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/aaaServers")]
     #[doc(alias = "POST /templates/venues/{venueId}/aaaServers")]
     #[doc(alias = "AddVenueTemplateAaaServer_1_1")]
+    #[inline]
     pub fn create_venue_template_aaa_server_v1(
         &self,
         venue_id: &str,
@@ -2592,6 +2620,7 @@ impl<'a> VenueTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/aaaServers/query")]
     #[doc(alias = "POST /templates/venues/{venueId}/aaaServers/query")]
     #[doc(alias = "QueryVenueTemplateAaaServers")]
+    #[inline]
     pub fn query_venue_template_aaa_servers(
         &self,
         venue_id: &str,
@@ -2621,6 +2650,7 @@ impl<'a> VenueTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/aaaServers/{aaaServerId}")]
     #[doc(alias = "GET /templates/venues/{venueId}/aaaServers/{aaaServerId}")]
     #[doc(alias = "GetVenueTemplateAaaServer")]
+    #[inline]
     pub fn get_venue_template_aaa_server(
         &self,
         venue_id: &str,
@@ -2648,6 +2678,7 @@ impl<'a> VenueTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/aaaServers/{aaaServerId}")]
     #[doc(alias = "PUT /templates/venues/{venueId}/aaaServers/{aaaServerId}")]
     #[doc(alias = "UpdateVenueTemplateAaaServer_1_1")]
+    #[inline]
     pub fn update_venue_template_aaa_server(
         &self,
         venue_id: &str,
@@ -2679,6 +2710,7 @@ impl<'a> VenueTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/aaaServers/{aaaServerId}")]
     #[doc(alias = "PUT /templates/venues/{venueId}/aaaServers/{aaaServerId}")]
     #[doc(alias = "UpdateVenueTemplateAaaServer_1_1")]
+    #[inline]
     pub fn update_venue_template_aaa_server_v1(
         &self,
         venue_id: &str,
@@ -2709,6 +2741,7 @@ impl<'a> VenueTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/aaaServers/{aaaServerId}")]
     #[doc(alias = "DELETE /templates/venues/{venueId}/aaaServers/{aaaServerId}")]
     #[doc(alias = "DeleteVenueTemplateAaaServer")]
+    #[inline]
     pub fn delete_venue_template_aaa_server(
         &self,
         venue_id: &str,
@@ -2736,6 +2769,7 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Pagination: `query_body`, items in `data`
     #[doc(alias = "/templates/{templateId}/dependencies/query")]
     #[doc(alias = "POST /templates/{templateId}/dependencies/query")]
+    #[inline]
     pub fn query_template_dependencies(
         &self,
         template_id: &str,
@@ -2766,6 +2800,7 @@ impl<'a> VenueTemplatesClient<'a> {
     #[doc(alias = "/templates/{templateId}/instances/query")]
     #[doc(alias = "POST /templates/{templateId}/instances/query")]
     #[doc(alias = "queryInstances")]
+    #[inline]
     pub fn query_template_instances(
         &self,
         template_id: &str,
@@ -2792,6 +2827,7 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/templates/{templateId}/enforcementSettings")]
     #[doc(alias = "PUT /templates/{templateId}/enforcementSettings")]
+    #[inline]
     pub fn update_template_enforcement_settings(
         &self,
         template_id: &str,
@@ -2820,6 +2856,7 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ApplyTemplateToTenant::version`)
     #[doc(alias = "/templates/{templateId}/tenants/{tenantId}")]
     #[doc(alias = "POST /templates/{templateId}/tenants/{tenantId}")]
+    #[inline]
     pub fn apply_template_to_tenant(
         &self,
         template_id: &str,
@@ -2846,6 +2883,7 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetTemplateTenantDiffReports::version`)
     #[doc(alias = "/templates/{templateId}/tenants/{tenantId}/diffReports")]
     #[doc(alias = "GET /templates/{templateId}/tenants/{tenantId}/diffReports")]
+    #[inline]
     pub fn get_template_tenant_diff_reports(
         &self,
         template_id: &str,
@@ -2873,6 +2911,7 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/templates/{templateId}/tenants/{tenantId}/diffReports")]
     #[doc(alias = "PATCH /templates/{templateId}/tenants/{tenantId}/diffReports")]
+    #[inline]
     pub fn patch_template_tenant_diff_reports(
         &self,
         template_id: &str,
@@ -2899,6 +2938,7 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/templates/venues")]
     #[doc(alias = "POST /templates/venues")]
+    #[inline]
     pub fn create_venue_template(
         &self,
         body: &VenueTemplateView2,
@@ -2928,6 +2968,7 @@ impl<'a> VenueTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/query")]
     #[doc(alias = "POST /templates/venues/query")]
     #[doc(alias = "getVenueTemplates")]
+    #[inline]
     pub fn query_venue_templates(
         &self,
         body: &super::common::QueryRequest,
@@ -2951,6 +2992,7 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueTemplate::version`)
     #[doc(alias = "/templates/venues/{venueTemplateId}")]
     #[doc(alias = "GET /templates/venues/{venueTemplateId}")]
+    #[inline]
     pub fn get_venue_template(&self, venue_template_id: &str) -> GetVenueTemplate<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2972,6 +3014,7 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/templates/venues/{venueTemplateId}")]
     #[doc(alias = "PUT /templates/venues/{venueTemplateId}")]
+    #[inline]
     pub fn update_venue_template(
         &self,
         venue_template_id: &str,
@@ -2997,6 +3040,7 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/templates/venues/{venueTemplateId}")]
     #[doc(alias = "DELETE /templates/venues/{venueTemplateId}")]
+    #[inline]
     pub fn delete_venue_template(
         &self,
         venue_template_id: &str,
@@ -3022,6 +3066,7 @@ impl<'a> VenueTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/aaaServers")]
     #[doc(alias = "DELETE /templates/venues/{venueId}/aaaServers")]
     #[doc(alias = "DeleteVenueTemplateAaaServers")]
+    #[inline]
     pub fn delete_venue_template_aaa_servers(
         &self,
         venue_id: &str,
@@ -3050,6 +3095,7 @@ impl<'a> VenueTemplatesClient<'a> {
     #[doc(alias = "/templates/query")]
     #[doc(alias = "POST /templates/query")]
     #[doc(alias = "getTemplates")]
+    #[inline]
     pub fn get_templates(
         &self,
         body: &super::common::DynamicQueryPayload,
@@ -3079,16 +3125,11 @@ static GET_VENUE_TEMPLATE_SWITCH_SETTINGS: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `get_venue_template_switch_settings`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateSwitchSettingsVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateSwitchSettingsVersion = super::versions::V1_1OrJson;
 /// Request builder for `VenueTemplatesClient::get_venue_template_switch_settings` (Get venue template switch settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3099,26 +3140,31 @@ pub struct GetVenueTemplateSwitchSettings<'a> {
 }
 impl<'a> GetVenueTemplateSwitchSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueTemplateSwitchSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3127,6 +3173,7 @@ impl<'a> GetVenueTemplateSwitchSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3162,27 +3209,32 @@ pub struct GetVenueTemplateSwitchSettingsV1<'a> {
 }
 impl<'a> GetVenueTemplateSwitchSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<VenueV1, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3211,16 +3263,11 @@ static UPDATE_VENUE_TEMPLATE_SWITCH_SETTINGS: ruckus_one_runtime::Operation = ru
 };
 /// Representations offered by `update_venue_template_switch_settings`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateSwitchSettingsVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueTemplateSwitchSettingsVersion = super::versions::V1_1OrJson;
 /// Request builder for `VenueTemplatesClient::update_venue_template_switch_settings` (Update venue template switch settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3231,26 +3278,31 @@ pub struct UpdateVenueTemplateSwitchSettings<'a> {
 }
 impl<'a> UpdateVenueTemplateSwitchSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueTemplateSwitchSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3259,6 +3311,7 @@ impl<'a> UpdateVenueTemplateSwitchSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3294,27 +3347,32 @@ pub struct UpdateVenueTemplateSwitchSettingsV1<'a> {
 }
 impl<'a> UpdateVenueTemplateSwitchSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<VenueV1, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3343,16 +3401,11 @@ static GET_VENUE_TEMPLATE_AAA_SETTINGS: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `get_venue_template_aaa_settings`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateAaaSettingsVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateAaaSettingsVersion = super::versions::V1_1OrJson;
 /// Request builder for `VenueTemplatesClient::get_venue_template_aaa_settings` (Get venue template AAA settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3363,26 +3416,31 @@ pub struct GetVenueTemplateAaaSettings<'a> {
 }
 impl<'a> GetVenueTemplateAaaSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueTemplateAaaSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3391,6 +3449,7 @@ impl<'a> GetVenueTemplateAaaSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3426,21 +3485,25 @@ pub struct GetVenueTemplateAaaSettingsV1<'a> {
 }
 impl<'a> GetVenueTemplateAaaSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3449,6 +3512,7 @@ impl<'a> GetVenueTemplateAaaSettingsV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3480,16 +3544,11 @@ static UPDATE_VENUE_TEMPLATE_AAA_SETTINGS: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `update_venue_template_aaa_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateAaaSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueTemplateAaaSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::update_venue_template_aaa_settings` (Update venue template AAA settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3500,26 +3559,31 @@ pub struct UpdateVenueTemplateAaaSettings<'a> {
 }
 impl<'a> UpdateVenueTemplateAaaSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueTemplateAaaSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3528,6 +3592,7 @@ impl<'a> UpdateVenueTemplateAaaSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3559,16 +3624,11 @@ static CREATE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `create_venue_template_aaa_server`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueTemplateAaaServerVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueTemplateAaaServerVersion = super::versions::V1_1OrJson;
 /// Request builder for `VenueTemplatesClient::create_venue_template_aaa_server` (Create venue template AAA server).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3579,26 +3639,31 @@ pub struct CreateVenueTemplateAaaServer<'a> {
 }
 impl<'a> CreateVenueTemplateAaaServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateVenueTemplateAaaServerVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `201` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3607,6 +3672,7 @@ impl<'a> CreateVenueTemplateAaaServer<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3642,21 +3708,25 @@ pub struct CreateVenueTemplateAaaServerV1<'a> {
 }
 impl<'a> CreateVenueTemplateAaaServerV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3665,6 +3735,7 @@ impl<'a> CreateVenueTemplateAaaServerV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3696,16 +3767,11 @@ static QUERY_VENUE_TEMPLATE_AAA_SERVERS: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `query_venue_template_aaa_servers`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVenueTemplateAaaServersVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVenueTemplateAaaServersVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::query_venue_template_aaa_servers` (Query venue template AAA servers).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3716,11 +3782,13 @@ pub struct QueryVenueTemplateAaaServers<'a> {
 }
 impl<'a> QueryVenueTemplateAaaServers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryVenueTemplateAaaServersVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -3733,26 +3801,31 @@ impl<'a> QueryVenueTemplateAaaServers<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, VenueTemplateAaaServerView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3761,6 +3834,7 @@ impl<'a> QueryVenueTemplateAaaServers<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3792,16 +3866,11 @@ static GET_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `get_venue_template_aaa_server`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateAaaServerVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateAaaServerVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::get_venue_template_aaa_server` (Get venue template AAA server).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3812,26 +3881,31 @@ pub struct GetVenueTemplateAaaServer<'a> {
 }
 impl<'a> GetVenueTemplateAaaServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueTemplateAaaServerVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3840,6 +3914,7 @@ impl<'a> GetVenueTemplateAaaServer<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3871,16 +3946,11 @@ static UPDATE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `update_venue_template_aaa_server`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateAaaServerVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueTemplateAaaServerVersion = super::versions::V1_1OrJson;
 /// Request builder for `VenueTemplatesClient::update_venue_template_aaa_server` (Update venue template AAA server).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3891,26 +3961,31 @@ pub struct UpdateVenueTemplateAaaServer<'a> {
 }
 impl<'a> UpdateVenueTemplateAaaServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueTemplateAaaServerVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3919,6 +3994,7 @@ impl<'a> UpdateVenueTemplateAaaServer<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3954,21 +4030,25 @@ pub struct UpdateVenueTemplateAaaServerV1<'a> {
 }
 impl<'a> UpdateVenueTemplateAaaServerV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3977,6 +4057,7 @@ impl<'a> UpdateVenueTemplateAaaServerV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4008,16 +4089,11 @@ static DELETE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `delete_venue_template_aaa_server`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueTemplateAaaServerVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteVenueTemplateAaaServerVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::delete_venue_template_aaa_server` (Delete venue template AAA server).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4028,26 +4104,31 @@ pub struct DeleteVenueTemplateAaaServer<'a> {
 }
 impl<'a> DeleteVenueTemplateAaaServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueTemplateAaaServerVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4056,6 +4137,7 @@ impl<'a> DeleteVenueTemplateAaaServer<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4087,16 +4169,11 @@ static QUERY_TEMPLATE_DEPENDENCIES: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `query_template_dependencies`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryTemplateDependenciesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryTemplateDependenciesVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::query_template_dependencies` (Query template dependencies).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4107,11 +4184,13 @@ pub struct QueryTemplateDependencies<'a> {
 }
 impl<'a> QueryTemplateDependencies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryTemplateDependenciesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4124,26 +4203,31 @@ impl<'a> QueryTemplateDependencies<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, HierarchyQueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, HierarchyNode> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4152,6 +4236,7 @@ impl<'a> QueryTemplateDependencies<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4183,16 +4268,11 @@ static QUERY_TEMPLATE_INSTANCES: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `query_template_instances`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryTemplateInstancesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryTemplateInstancesVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::query_template_instances` (Query template instances).
 ///
 /// Optional parameters: [`page`](Self::page), [`page_size`](Self::page_size).
@@ -4204,6 +4284,7 @@ pub struct QueryTemplateInstances<'a> {
 }
 impl<'a> QueryTemplateInstances<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -4212,6 +4293,7 @@ impl<'a> QueryTemplateInstances<'a> {
     ///
     /// query parameter `page`; `integer`; default: 1.
     /// Provenance: reference (config_template_service_api-1.0.0.yaml queryInstances).
+    #[inline]
     pub fn page(mut self, page: i64) -> Self {
         self.req.query("page", &page);
         self
@@ -4220,11 +4302,13 @@ impl<'a> QueryTemplateInstances<'a> {
     ///
     /// query parameter `pageSize`; `integer`; default: 20.
     /// Provenance: reference (config_template_service_api-1.0.0.yaml queryInstances).
+    #[inline]
     pub fn page_size(mut self, page_size: i64) -> Self {
         self.req.query("pageSize", &page_size);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryTemplateInstancesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4237,26 +4321,31 @@ impl<'a> QueryTemplateInstances<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the `page` query parameter; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, DriftInstanceResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, DriftInstance> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4265,6 +4354,7 @@ impl<'a> QueryTemplateInstances<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4296,16 +4386,11 @@ static UPDATE_TEMPLATE_ENFORCEMENT_SETTINGS: ruckus_one_runtime::Operation = ruc
 };
 /// Representations offered by `update_template_enforcement_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateTemplateEnforcementSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateTemplateEnforcementSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::update_template_enforcement_settings` (Update template enforcement settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4316,21 +4401,25 @@ pub struct UpdateTemplateEnforcementSettings<'a> {
 }
 impl<'a> UpdateTemplateEnforcementSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateTemplateEnforcementSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4338,6 +4427,7 @@ impl<'a> UpdateTemplateEnforcementSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4352,6 +4442,7 @@ impl<'a> UpdateTemplateEnforcementSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4369,6 +4460,7 @@ impl<'a> UpdateTemplateEnforcementSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4404,16 +4496,11 @@ static APPLY_TEMPLATE_TO_TENANT: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `apply_template_to_tenant`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ApplyTemplateToTenantVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type ApplyTemplateToTenantVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::apply_template_to_tenant` (Apply template to tenant).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4424,26 +4511,31 @@ pub struct ApplyTemplateToTenant<'a> {
 }
 impl<'a> ApplyTemplateToTenant<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ApplyTemplateToTenantVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4452,6 +4544,7 @@ impl<'a> ApplyTemplateToTenant<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4483,16 +4576,11 @@ static GET_TEMPLATE_TENANT_DIFF_REPORTS: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `get_template_tenant_diff_reports`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetTemplateTenantDiffReportsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetTemplateTenantDiffReportsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::get_template_tenant_diff_reports` (Get template difference report).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4503,26 +4591,31 @@ pub struct GetTemplateTenantDiffReports<'a> {
 }
 impl<'a> GetTemplateTenantDiffReports<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetTemplateTenantDiffReportsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4531,6 +4624,7 @@ impl<'a> GetTemplateTenantDiffReports<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4562,16 +4656,11 @@ static PATCH_TEMPLATE_TENANT_DIFF_REPORTS: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `patch_template_tenant_diff_reports`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchTemplateTenantDiffReportsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type PatchTemplateTenantDiffReportsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::patch_template_tenant_diff_reports` (Sync template differences).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4582,21 +4671,25 @@ pub struct PatchTemplateTenantDiffReports<'a> {
 }
 impl<'a> PatchTemplateTenantDiffReports<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: PatchTemplateTenantDiffReportsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4604,6 +4697,7 @@ impl<'a> PatchTemplateTenantDiffReports<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4618,6 +4712,7 @@ impl<'a> PatchTemplateTenantDiffReports<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4635,6 +4730,7 @@ impl<'a> PatchTemplateTenantDiffReports<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4670,16 +4766,11 @@ static CREATE_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `create_venue_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::create_venue_template` (Create venue template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4690,21 +4781,25 @@ pub struct CreateVenueTemplate<'a> {
 }
 impl<'a> CreateVenueTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateVenueTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4712,6 +4807,7 @@ impl<'a> CreateVenueTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4726,6 +4822,7 @@ impl<'a> CreateVenueTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4743,6 +4840,7 @@ impl<'a> CreateVenueTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4778,16 +4876,11 @@ static QUERY_VENUE_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `query_venue_templates`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVenueTemplatesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVenueTemplatesVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::query_venue_templates` (Query venue templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4798,11 +4891,13 @@ pub struct QueryVenueTemplates<'a> {
 }
 impl<'a> QueryVenueTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryVenueTemplatesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4815,26 +4910,31 @@ impl<'a> QueryVenueTemplates<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::VenueRow> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4843,6 +4943,7 @@ impl<'a> QueryVenueTemplates<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4874,16 +4975,11 @@ static GET_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 };
 /// Representations offered by `get_venue_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::get_venue_template` (Get venue template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4894,26 +4990,31 @@ pub struct GetVenueTemplate<'a> {
 }
 impl<'a> GetVenueTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4922,6 +5023,7 @@ impl<'a> GetVenueTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4953,16 +5055,11 @@ static UPDATE_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `update_venue_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::update_venue_template` (Update venue template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4973,21 +5070,25 @@ pub struct UpdateVenueTemplate<'a> {
 }
 impl<'a> UpdateVenueTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4995,6 +5096,7 @@ impl<'a> UpdateVenueTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5009,6 +5111,7 @@ impl<'a> UpdateVenueTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5026,6 +5129,7 @@ impl<'a> UpdateVenueTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5061,16 +5165,11 @@ static DELETE_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `delete_venue_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteVenueTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::delete_venue_template` (Delete venue template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5081,21 +5180,25 @@ pub struct DeleteVenueTemplate<'a> {
 }
 impl<'a> DeleteVenueTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5103,6 +5206,7 @@ impl<'a> DeleteVenueTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5117,6 +5221,7 @@ impl<'a> DeleteVenueTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5134,6 +5239,7 @@ impl<'a> DeleteVenueTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5169,16 +5275,11 @@ static DELETE_VENUE_TEMPLATE_AAA_SERVERS: ruckus_one_runtime::Operation = ruckus
 };
 /// Representations offered by `delete_venue_template_aaa_servers`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueTemplateAaaServersVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type DeleteVenueTemplateAaaServersVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::delete_venue_template_aaa_servers` (Delete venue template aaa servers).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5189,26 +5290,31 @@ pub struct DeleteVenueTemplateAaaServers<'a> {
 }
 impl<'a> DeleteVenueTemplateAaaServers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueTemplateAaaServersVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5217,6 +5323,7 @@ impl<'a> DeleteVenueTemplateAaaServers<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5248,16 +5355,11 @@ static GET_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
 };
 /// Representations offered by `get_templates`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetTemplatesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetTemplatesVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::get_templates` (Get templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5268,26 +5370,31 @@ pub struct GetTemplates<'a> {
 }
 impl<'a> GetTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetTemplatesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5296,6 +5403,7 @@ impl<'a> GetTemplates<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

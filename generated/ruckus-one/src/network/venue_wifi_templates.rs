@@ -64,6 +64,7 @@ impl<'de> serde::Deserialize<'de> for VenueLanPort {
 }
 impl VenueLanPort {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(untag_id: i64, vlan_members: String) -> Self {
         Self {
             enabled: None,
@@ -209,6 +210,7 @@ impl<'de> serde::Deserialize<'de> for WifiVenueApModelLanPortSettings {
 }
 impl WifiVenueApModelLanPortSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             lan_ports: None,
@@ -277,6 +279,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/apGroups/query")]
     #[doc(alias = "POST /templates/venues/apGroups/query")]
     #[doc(alias = "getApGroupTemplates")]
+    #[inline]
     pub fn get_ap_group_templates(
         &self,
         body: &super::common::DynamicQueryPayload,
@@ -302,6 +305,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apBssColoringSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apBssColoringSettings")]
     #[doc(alias = "getVenueTemplateApBssColoringSettings")]
+    #[inline]
     pub fn get_venue_template_ap_bss_coloring_settings(
         &self,
         venue_id: &str,
@@ -330,6 +334,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apBssColoringSettings")]
     #[doc(alias = "PUT /templates/venues/{venueId}/apBssColoringSettings")]
     #[doc(alias = "updateVenueTemplateApBssColoringSettings")]
+    #[inline]
     pub fn update_venue_template_ap_bss_coloring_settings(
         &self,
         venue_id: &str,
@@ -358,6 +363,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apCellularSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apCellularSettings")]
     #[doc(alias = "getVenueTemplateApCellularSettings")]
+    #[inline]
     pub fn get_venue_template_ap_cellular_settings(
         &self,
         venue_id: &str,
@@ -386,6 +392,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apCellularSettings")]
     #[doc(alias = "PUT /templates/venues/{venueId}/apCellularSettings")]
     #[doc(alias = "updateVenueTemplateApCellularSettings")]
+    #[inline]
     pub fn update_venue_template_ap_cellular_settings(
         &self,
         venue_id: &str,
@@ -414,6 +421,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apClientAdmissionControlSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apClientAdmissionControlSettings")]
     #[doc(alias = "getVenueTemplateApClientAdmissionControlSettings")]
+    #[inline]
     pub fn get_venue_template_ap_client_admission_control_settings(
         &self,
         venue_id: &str,
@@ -442,6 +450,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apClientAdmissionControlSettings")]
     #[doc(alias = "PUT /templates/venues/{venueId}/apClientAdmissionControlSettings")]
     #[doc(alias = "updateVenueTemplateApClientAdmissionControlSettings")]
+    #[inline]
     pub fn update_venue_template_ap_client_admission_control_settings(
         &self,
         venue_id: &str,
@@ -470,6 +479,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apDirectedMulticastSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apDirectedMulticastSettings")]
     #[doc(alias = "getVenueTemplateApDirectedMulticastSettings")]
+    #[inline]
     pub fn get_venue_template_ap_directed_multicast_settings(
         &self,
         venue_id: &str,
@@ -498,6 +508,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apDirectedMulticastSettings")]
     #[doc(alias = "PUT /templates/venues/{venueId}/apDirectedMulticastSettings")]
     #[doc(alias = "updateVenueTemplateApDirectedMulticastSettings")]
+    #[inline]
     pub fn update_venue_template_ap_directed_multicast_settings(
         &self,
         venue_id: &str,
@@ -526,6 +537,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apDosProtectionSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apDosProtectionSettings")]
     #[doc(alias = "getVenueTemplateApDosProtectionSettings")]
+    #[inline]
     pub fn get_venue_template_ap_dos_protection_settings(
         &self,
         venue_id: &str,
@@ -554,6 +566,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apDosProtectionSettings")]
     #[doc(alias = "PUT /templates/venues/{venueId}/apDosProtectionSettings")]
     #[doc(alias = "updateVenueTemplateApDosProtectionSettings")]
+    #[inline]
     pub fn update_venue_template_ap_dos_protection_settings(
         &self,
         venue_id: &str,
@@ -584,6 +597,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apGroups")]
     #[doc(alias = "POST /templates/venues/{venueId}/apGroups")]
     #[doc(alias = "addVenueApGroupTemplate")]
+    #[inline]
     pub fn add_venue_ap_group_template(
         &self,
         venue_id: &str,
@@ -612,6 +626,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apGroups/{apGroupId}")]
     #[doc(alias = "DELETE /templates/venues/{venueId}/apGroups/{apGroupId}")]
     #[doc(alias = "deleteVenueApGroupTemplate")]
+    #[inline]
     pub fn delete_venue_ap_group_template(
         &self,
         venue_id: &str,
@@ -638,6 +653,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apGroups/{apGroupId}")]
     #[doc(alias = "GET /templates/venues/{venueId}/apGroups/{apGroupId}")]
     #[doc(alias = "getVenueApGroupTemplate")]
+    #[inline]
     pub fn get_venue_ap_group_template(
         &self,
         venue_id: &str,
@@ -666,6 +682,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apGroups/{apGroupId}")]
     #[doc(alias = "PUT /templates/venues/{venueId}/apGroups/{apGroupId}")]
     #[doc(alias = "updateVenueApGroupTemplate")]
+    #[inline]
     pub fn update_venue_ap_group_template(
         &self,
         venue_id: &str,
@@ -696,6 +713,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apGroups/{apGroupId}/cloneSettings")]
     #[doc(alias = "POST /templates/venues/{venueId}/apGroups/{apGroupId}/cloneSettings")]
     #[doc(alias = "cloneVenueApGroupTemplate")]
+    #[inline]
     pub fn clone_venue_ap_group_template(
         &self,
         venue_id: &str,
@@ -723,6 +741,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apLoadBalancingSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apLoadBalancingSettings")]
     #[doc(alias = "getVenueTemplateApLoadBalancingSettings")]
+    #[inline]
     pub fn get_venue_template_ap_load_balancing_settings(
         &self,
         venue_id: &str,
@@ -751,6 +770,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apLoadBalancingSettings")]
     #[doc(alias = "PUT /templates/venues/{venueId}/apLoadBalancingSettings")]
     #[doc(alias = "updateVenueTemplateApLoadBalancingSettings")]
+    #[inline]
     pub fn update_venue_template_ap_load_balancing_settings(
         &self,
         venue_id: &str,
@@ -779,6 +799,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apMeshSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apMeshSettings")]
     #[doc(alias = "getVenueTemplateApMeshSettingsV1")]
+    #[inline]
     pub fn get_venue_template_ap_mesh_settings_v1(
         &self,
         venue_id: &str,
@@ -807,6 +828,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apMeshSettings")]
     #[doc(alias = "PUT /templates/venues/{venueId}/apMeshSettings")]
     #[doc(alias = "updateVenueTemplateApMeshSettingsV1")]
+    #[inline]
     pub fn update_venue_template_ap_mesh_settings_v1(
         &self,
         venue_id: &str,
@@ -835,6 +857,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apModelBandModeSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apModelBandModeSettings")]
     #[doc(alias = "getVenueTemplateBandModeSettings")]
+    #[inline]
     pub fn get_venue_template_band_mode_settings(
         &self,
         venue_id: &str,
@@ -863,6 +886,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apModelBandModeSettings")]
     #[doc(alias = "PUT /templates/venues/{venueId}/apModelBandModeSettings")]
     #[doc(alias = "updateVenueTemplateBandModeSettings")]
+    #[inline]
     pub fn update_venue_template_band_mode_settings(
         &self,
         venue_id: &str,
@@ -891,6 +915,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apModelCapabilities")]
     #[doc(alias = "GET /templates/venues/{venueId}/apModelCapabilities")]
     #[doc(alias = "getVenueTemplateApModelCapabilities")]
+    #[inline]
     pub fn get_venue_template_ap_model_capabilities(
         &self,
         venue_id: &str,
@@ -917,6 +942,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apModelExternalAntennaSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apModelExternalAntennaSettings")]
     #[doc(alias = "getVenueTemplateApModelExternalAntennaSettings")]
+    #[inline]
     pub fn get_venue_template_ap_model_external_antenna_settings(
         &self,
         venue_id: &str,
@@ -945,6 +971,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apModelExternalAntennaSettings")]
     #[doc(alias = "PUT /templates/venues/{venueId}/apModelExternalAntennaSettings")]
     #[doc(alias = "updateVenueTemplateApModelExternalAntennaSettings")]
+    #[inline]
     pub fn update_venue_template_ap_model_external_antenna_settings(
         &self,
         venue_id: &str,
@@ -973,6 +1000,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apModelLanPortSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apModelLanPortSettings")]
     #[doc(alias = "getVenueTemplateApModelLanPortSettings")]
+    #[inline]
     pub fn get_venue_template_ap_model_lan_port_settings(
         &self,
         venue_id: &str,
@@ -999,6 +1027,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apModelLedSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apModelLedSettings")]
     #[doc(alias = "getVenueTemplateApModelLedSettings")]
+    #[inline]
     pub fn get_venue_template_ap_model_led_settings(
         &self,
         venue_id: &str,
@@ -1027,6 +1056,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apModelLedSettings")]
     #[doc(alias = "PUT /templates/venues/{venueId}/apModelLedSettings")]
     #[doc(alias = "updateVenueTemplateApModelLedSettings")]
+    #[inline]
     pub fn update_venue_template_ap_model_led_settings(
         &self,
         venue_id: &str,
@@ -1055,6 +1085,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apMulticastDnsFencingSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apMulticastDnsFencingSettings")]
     #[doc(alias = "getVenueTemplateApMulticastDnsFencingSettings")]
+    #[inline]
     pub fn get_venue_template_ap_multicast_dns_fencing_settings(
         &self,
         venue_id: &str,
@@ -1083,6 +1114,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apMulticastDnsFencingSettings")]
     #[doc(alias = "PUT /templates/venues/{venueId}/apMulticastDnsFencingSettings")]
     #[doc(alias = "updateVenueTemplateApMulticastDnsFencingSettings")]
+    #[inline]
     pub fn update_venue_template_ap_multicast_dns_fencing_settings(
         &self,
         venue_id: &str,
@@ -1112,6 +1144,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apRadioSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apRadioSettings")]
     #[doc(alias = "getVenueTemplateApRadioSettingsV1")]
+    #[inline]
     pub fn get_venue_template_ap_radio_settings_v1(
         &self,
         venue_id: &str,
@@ -1140,6 +1173,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apRadioSettings")]
     #[doc(alias = "PUT /templates/venues/{venueId}/apRadioSettings")]
     #[doc(alias = "updateVenueTemplateApRadioSettingsV1")]
+    #[inline]
     pub fn update_venue_template_ap_radio_settings_v1(
         &self,
         venue_id: &str,
@@ -1168,6 +1202,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apRadiusOptions")]
     #[doc(alias = "GET /templates/venues/{venueId}/apRadiusOptions")]
     #[doc(alias = "getVenueTemplateApRadiusOptions")]
+    #[inline]
     pub fn get_venue_template_ap_radius_options(
         &self,
         venue_id: &str,
@@ -1196,6 +1231,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apRadiusOptions")]
     #[doc(alias = "PUT /templates/venues/{venueId}/apRadiusOptions")]
     #[doc(alias = "updateVenueTemplateApRadiusOptions")]
+    #[inline]
     pub fn update_venue_template_ap_radius_options(
         &self,
         venue_id: &str,
@@ -1224,6 +1260,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apRebootTimeoutSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apRebootTimeoutSettings")]
     #[doc(alias = "getVenueTemplateApRebootTimeoutSettings")]
+    #[inline]
     pub fn get_venue_template_ap_reboot_timeout_settings(
         &self,
         venue_id: &str,
@@ -1252,6 +1289,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apRebootTimeoutSettings")]
     #[doc(alias = "PUT /templates/venues/{venueId}/apRebootTimeoutSettings")]
     #[doc(alias = "updateVenueTemplateApRebootTimeoutSettings")]
+    #[inline]
     pub fn update_venue_template_ap_reboot_timeout_settings(
         &self,
         venue_id: &str,
@@ -1280,6 +1318,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apSmartMonitorSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apSmartMonitorSettings")]
     #[doc(alias = "getVenueTemplateApSmartMonitorSettings")]
+    #[inline]
     pub fn get_venue_template_ap_smart_monitor_settings(
         &self,
         venue_id: &str,
@@ -1308,6 +1347,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/apSmartMonitorSettings")]
     #[doc(alias = "PUT /templates/venues/{venueId}/apSmartMonitorSettings")]
     #[doc(alias = "updateVenueTemplateApSmartMonitorSettings")]
+    #[inline]
     pub fn update_venue_template_ap_smart_monitor_settings(
         &self,
         venue_id: &str,
@@ -1336,6 +1376,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/wifiAvailableChannels")]
     #[doc(alias = "GET /templates/venues/{venueId}/wifiAvailableChannels")]
     #[doc(alias = "getWifiAvailableChannelsOfVenueTemplateV1")]
+    #[inline]
     pub fn get_wifi_available_channels_of_venue_template_v1(
         &self,
         venue_id: &str,
@@ -1364,6 +1405,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}")]
     #[doc(alias = "DELETE /templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}")]
     #[doc(alias = "deactivateWifiNetworkTemplateOnVenue")]
+    #[inline]
     pub fn deactivate_wifi_network_template_on_venue(
         &self,
         venue_id: &str,
@@ -1394,6 +1436,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}")]
     #[doc(alias = "PUT /templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}")]
     #[doc(alias = "activateWifiNetworkTemplateOnVenue")]
+    #[inline]
     pub fn activate_wifi_network_template_on_venue(
         &self,
         venue_id: &str,
@@ -1428,6 +1471,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         alias = "DELETE /templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}"
     )]
     #[doc(alias = "deactivateApGroupTemplateOnWifiNetwork")]
+    #[inline]
     pub fn deactivate_ap_group_template_on_wifi_network(
         &self,
         venue_id: &str,
@@ -1463,6 +1507,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         alias = "PUT /templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}"
     )]
     #[doc(alias = "activateApGroupTemplateOnWifiNetwork")]
+    #[inline]
     pub fn activate_ap_group_template_on_wifi_network(
         &self,
         venue_id: &str,
@@ -1497,6 +1542,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         alias = "GET /templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/settings"
     )]
     #[doc(alias = "getApGroupTemplateSettingsOnWifiNetwork")]
+    #[inline]
     pub fn get_ap_group_template_settings_on_wifi_network(
         &self,
         venue_id: &str,
@@ -1533,6 +1579,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         alias = "PUT /templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/settings"
     )]
     #[doc(alias = "updateApGroupTemplateSettingsOnWifiNetwork")]
+    #[inline]
     pub fn update_ap_group_template_settings_on_wifi_network(
         &self,
         venue_id: &str,
@@ -1566,6 +1613,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         alias = "GET /templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings"
     )]
     #[doc(alias = "getVenueWifiNetworkTemplateSettings")]
+    #[inline]
     pub fn get_venue_wifi_network_template_settings(
         &self,
         venue_id: &str,
@@ -1598,6 +1646,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         alias = "PUT /templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings"
     )]
     #[doc(alias = "updateVenueWifiNetworkTemplateSettings")]
+    #[inline]
     pub fn update_venue_wifi_network_template_settings(
         &self,
         venue_id: &str,
@@ -1633,6 +1682,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         alias = "DELETE /templates/venues/{venueTemplateId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}"
     )]
     #[doc(alias = "deactivateDhcpConfigServiceProfileOnVenueTemplate")]
+    #[inline]
     pub fn deactivate_dhcp_config_service_profile_on_venue_template(
         &self,
         venue_template_id: &str,
@@ -1665,6 +1715,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         alias = "GET /templates/venues/{venueTemplateId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}"
     )]
     #[doc(alias = "getVenueTemplateDhcpConfigServiceProfileSettings")]
+    #[inline]
     pub fn get_venue_template_dhcp_config_service_profile_settings(
         &self,
         venue_template_id: &str,
@@ -1699,6 +1750,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         alias = "PUT /templates/venues/{venueTemplateId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}"
     )]
     #[doc(alias = "activateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettings")]
+    #[inline]
     pub fn activate_dhcp_config_service_profile_on_venue_template_and_update_settings(
         &self,
         venue_template_id: &str,
@@ -1734,6 +1786,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         alias = "DELETE /templates/venues/{venueTemplateId}/radiusServerProfiles/{radiusServerProfileTemplateId}"
     )]
     #[doc(alias = "deactivateRadiusServerProfileTemplateOnVenueTemplate")]
+    #[inline]
     pub fn deactivate_radius_server_profile_template_on_venue_template(
         &self,
         venue_template_id: &str,
@@ -1767,6 +1820,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         alias = "PUT /templates/venues/{venueTemplateId}/radiusServerProfiles/{radiusServerProfileTemplateId}"
     )]
     #[doc(alias = "activateRadiusServerProfileTemplateOnVenueTemplate")]
+    #[inline]
     pub fn activate_radius_server_profile_template_on_venue_template(
         &self,
         venue_template_id: &str,
@@ -1800,6 +1854,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         alias = "DELETE /templates/venues/{venueTemplateId}/roguePolicies/{roguePolicyTemplateId}"
     )]
     #[doc(alias = "deactivateRoguePolicyOnVenueTemplate")]
+    #[inline]
     pub fn deactivate_rogue_policy_on_venue_template(
         &self,
         venue_template_id: &str,
@@ -1833,6 +1888,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         alias = "PUT /templates/venues/{venueTemplateId}/roguePolicies/{roguePolicyTemplateId}"
     )]
     #[doc(alias = "activateRoguePolicyOnVenueTemplate")]
+    #[inline]
     pub fn activate_rogue_policy_on_venue_template(
         &self,
         venue_template_id: &str,
@@ -1860,6 +1916,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueTemplateId}/roguePolicySettings")]
     #[doc(alias = "GET /templates/venues/{venueTemplateId}/roguePolicySettings")]
     #[doc(alias = "getVenueTemplateRoguePolicySettings")]
+    #[inline]
     pub fn get_venue_template_rogue_policy_settings(
         &self,
         venue_template_id: &str,
@@ -1888,6 +1945,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueTemplateId}/roguePolicySettings")]
     #[doc(alias = "PUT /templates/venues/{venueTemplateId}/roguePolicySettings")]
     #[doc(alias = "updateVenueTemplateRoguePolicySettings")]
+    #[inline]
     pub fn update_venue_template_rogue_policy_settings(
         &self,
         venue_template_id: &str,
@@ -1922,6 +1980,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         alias = "DELETE /templates/venues/{venueTemplateId}/syslogServerProfiles/{syslogServerProfileTemplateId}"
     )]
     #[doc(alias = "deactivateSyslogServerProfileTemplateOnVenue")]
+    #[inline]
     pub fn deactivate_syslog_server_profile_template_on_venue(
         &self,
         venue_template_id: &str,
@@ -1955,6 +2014,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         alias = "PUT /templates/venues/{venueTemplateId}/syslogServerProfiles/{syslogServerProfileTemplateId}"
     )]
     #[doc(alias = "activateSyslogServerProfileTemplateOnVenue")]
+    #[inline]
     pub fn activate_syslog_server_profile_template_on_venue(
         &self,
         venue_template_id: &str,
@@ -1982,6 +2042,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "/templates/venues/{venueTemplateId}/wifiDhcpPoolUsages")]
     #[doc(alias = "GET /templates/venues/{venueTemplateId}/wifiDhcpPoolUsages")]
     #[doc(alias = "getVenueTemplateWifiDhcpPoolUsages")]
+    #[inline]
     pub fn get_venue_template_wifi_dhcp_pool_usages(
         &self,
         venue_template_id: &str,
@@ -2016,6 +2077,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         alias = "DELETE /templates/venues/{venueTemplateId}/wifiNetworks/{wifiNetworkTemplateId}/apGroups/{apGroupTemplateId}/vlanPoolProfiles/{vlanPoolProfileTemplateId}"
     )]
     #[doc(alias = "deactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate")]
+    #[inline]
     pub fn deactivate_vlan_pool_profile_template_on_venue_wifi_network_ap_group_template(
         &self,
         venue_template_id: &str,
@@ -2058,6 +2120,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         alias = "PUT /templates/venues/{venueTemplateId}/wifiNetworks/{wifiNetworkTemplateId}/apGroups/{apGroupTemplateId}/vlanPoolProfiles/{vlanPoolProfileTemplateId}"
     )]
     #[doc(alias = "activateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate")]
+    #[inline]
     pub fn activate_vlan_pool_profile_template_on_venue_wifi_network_ap_group_template(
         &self,
         venue_template_id: &str,
@@ -2100,16 +2163,11 @@ static GET_AP_GROUP_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `get_ap_group_templates`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApGroupTemplatesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetApGroupTemplatesVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_ap_group_templates` (Get ap group templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2120,11 +2178,13 @@ pub struct GetApGroupTemplates<'a> {
 }
 impl<'a> GetApGroupTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApGroupTemplatesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -2137,6 +2197,7 @@ impl<'a> GetApGroupTemplates<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponseApGroupQueryData> {
@@ -2145,22 +2206,26 @@ impl<'a> GetApGroupTemplates<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::ApGroupQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2172,6 +2237,7 @@ impl<'a> GetApGroupTemplates<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2203,16 +2269,11 @@ static GET_VENUE_TEMPLATE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `get_venue_template_ap_bss_coloring_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateApBssColoringSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateApBssColoringSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_bss_coloring_settings` (Get venue template ap bss coloring settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2223,11 +2284,13 @@ pub struct GetVenueTemplateApBssColoringSettings<'a> {
 }
 impl<'a> GetVenueTemplateApBssColoringSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueTemplateApBssColoringSettingsVersion,
@@ -2236,16 +2299,19 @@ impl<'a> GetVenueTemplateApBssColoringSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2257,6 +2323,7 @@ impl<'a> GetVenueTemplateApBssColoringSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2288,16 +2355,11 @@ static UPDATE_VENUE_TEMPLATE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::Opera
 };
 /// Representations offered by `update_venue_template_ap_bss_coloring_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateApBssColoringSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueTemplateApBssColoringSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_bss_coloring_settings` (Update venue template ap bss coloring settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2308,11 +2370,13 @@ pub struct UpdateVenueTemplateApBssColoringSettings<'a> {
 }
 impl<'a> UpdateVenueTemplateApBssColoringSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueTemplateApBssColoringSettingsVersion,
@@ -2321,11 +2385,13 @@ impl<'a> UpdateVenueTemplateApBssColoringSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2333,6 +2399,7 @@ impl<'a> UpdateVenueTemplateApBssColoringSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2347,6 +2414,7 @@ impl<'a> UpdateVenueTemplateApBssColoringSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2366,6 +2434,7 @@ impl<'a> UpdateVenueTemplateApBssColoringSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2401,16 +2470,11 @@ static GET_VENUE_TEMPLATE_AP_CELLULAR_SETTINGS: ruckus_one_runtime::Operation = 
 };
 /// Representations offered by `get_venue_template_ap_cellular_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateApCellularSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateApCellularSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_cellular_settings` (Get venue template ap cellular settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2421,11 +2485,13 @@ pub struct GetVenueTemplateApCellularSettings<'a> {
 }
 impl<'a> GetVenueTemplateApCellularSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueTemplateApCellularSettingsVersion,
@@ -2434,16 +2500,19 @@ impl<'a> GetVenueTemplateApCellularSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2455,6 +2524,7 @@ impl<'a> GetVenueTemplateApCellularSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2486,16 +2556,11 @@ static UPDATE_VENUE_TEMPLATE_AP_CELLULAR_SETTINGS: ruckus_one_runtime::Operation
 };
 /// Representations offered by `update_venue_template_ap_cellular_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateApCellularSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueTemplateApCellularSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_cellular_settings` (Update venue template ap cellular settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2506,11 +2571,13 @@ pub struct UpdateVenueTemplateApCellularSettings<'a> {
 }
 impl<'a> UpdateVenueTemplateApCellularSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueTemplateApCellularSettingsVersion,
@@ -2519,11 +2586,13 @@ impl<'a> UpdateVenueTemplateApCellularSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2531,6 +2600,7 @@ impl<'a> UpdateVenueTemplateApCellularSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2545,6 +2615,7 @@ impl<'a> UpdateVenueTemplateApCellularSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2564,6 +2635,7 @@ impl<'a> UpdateVenueTemplateApCellularSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2599,16 +2671,11 @@ static GET_VENUE_TEMPLATE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runti
 };
 /// Representations offered by `get_venue_template_ap_client_admission_control_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateApClientAdmissionControlSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateApClientAdmissionControlSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_client_admission_control_settings` (Get venue template ap client admission control settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2619,11 +2686,13 @@ pub struct GetVenueTemplateApClientAdmissionControlSettings<'a> {
 }
 impl<'a> GetVenueTemplateApClientAdmissionControlSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueTemplateApClientAdmissionControlSettingsVersion,
@@ -2632,16 +2701,19 @@ impl<'a> GetVenueTemplateApClientAdmissionControlSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2653,6 +2725,7 @@ impl<'a> GetVenueTemplateApClientAdmissionControlSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2686,16 +2759,11 @@ static UPDATE_VENUE_TEMPLATE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_ru
 };
 /// Representations offered by `update_venue_template_ap_client_admission_control_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateApClientAdmissionControlSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueTemplateApClientAdmissionControlSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_client_admission_control_settings` (Update venue template ap client admission control settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2706,11 +2774,13 @@ pub struct UpdateVenueTemplateApClientAdmissionControlSettings<'a> {
 }
 impl<'a> UpdateVenueTemplateApClientAdmissionControlSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueTemplateApClientAdmissionControlSettingsVersion,
@@ -2719,11 +2789,13 @@ impl<'a> UpdateVenueTemplateApClientAdmissionControlSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2731,6 +2803,7 @@ impl<'a> UpdateVenueTemplateApClientAdmissionControlSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2745,6 +2818,7 @@ impl<'a> UpdateVenueTemplateApClientAdmissionControlSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2764,6 +2838,7 @@ impl<'a> UpdateVenueTemplateApClientAdmissionControlSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2799,16 +2874,11 @@ static GET_VENUE_TEMPLATE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::Op
 };
 /// Representations offered by `get_venue_template_ap_directed_multicast_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateApDirectedMulticastSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateApDirectedMulticastSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_directed_multicast_settings` (Get venue template ap directed multicast settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2819,11 +2889,13 @@ pub struct GetVenueTemplateApDirectedMulticastSettings<'a> {
 }
 impl<'a> GetVenueTemplateApDirectedMulticastSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueTemplateApDirectedMulticastSettingsVersion,
@@ -2832,16 +2904,19 @@ impl<'a> GetVenueTemplateApDirectedMulticastSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2853,6 +2928,7 @@ impl<'a> GetVenueTemplateApDirectedMulticastSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2886,16 +2962,11 @@ static UPDATE_VENUE_TEMPLATE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime:
 };
 /// Representations offered by `update_venue_template_ap_directed_multicast_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateApDirectedMulticastSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueTemplateApDirectedMulticastSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_directed_multicast_settings` (Update venue template ap directed multicast settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2906,11 +2977,13 @@ pub struct UpdateVenueTemplateApDirectedMulticastSettings<'a> {
 }
 impl<'a> UpdateVenueTemplateApDirectedMulticastSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueTemplateApDirectedMulticastSettingsVersion,
@@ -2919,11 +2992,13 @@ impl<'a> UpdateVenueTemplateApDirectedMulticastSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2931,6 +3006,7 @@ impl<'a> UpdateVenueTemplateApDirectedMulticastSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2945,6 +3021,7 @@ impl<'a> UpdateVenueTemplateApDirectedMulticastSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2964,6 +3041,7 @@ impl<'a> UpdateVenueTemplateApDirectedMulticastSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2999,16 +3077,11 @@ static GET_VENUE_TEMPLATE_AP_DOS_PROTECTION_SETTINGS: ruckus_one_runtime::Operat
 };
 /// Representations offered by `get_venue_template_ap_dos_protection_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateApDosProtectionSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateApDosProtectionSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_dos_protection_settings` (Get venue template ap dos protection settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3019,11 +3092,13 @@ pub struct GetVenueTemplateApDosProtectionSettings<'a> {
 }
 impl<'a> GetVenueTemplateApDosProtectionSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueTemplateApDosProtectionSettingsVersion,
@@ -3032,16 +3107,19 @@ impl<'a> GetVenueTemplateApDosProtectionSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3053,6 +3131,7 @@ impl<'a> GetVenueTemplateApDosProtectionSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3084,16 +3163,11 @@ static UPDATE_VENUE_TEMPLATE_AP_DOS_PROTECTION_SETTINGS: ruckus_one_runtime::Ope
 };
 /// Representations offered by `update_venue_template_ap_dos_protection_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateApDosProtectionSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueTemplateApDosProtectionSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_dos_protection_settings` (Update venue template ap dos protection settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3104,11 +3178,13 @@ pub struct UpdateVenueTemplateApDosProtectionSettings<'a> {
 }
 impl<'a> UpdateVenueTemplateApDosProtectionSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueTemplateApDosProtectionSettingsVersion,
@@ -3117,11 +3193,13 @@ impl<'a> UpdateVenueTemplateApDosProtectionSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3129,6 +3207,7 @@ impl<'a> UpdateVenueTemplateApDosProtectionSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3143,6 +3222,7 @@ impl<'a> UpdateVenueTemplateApDosProtectionSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3162,6 +3242,7 @@ impl<'a> UpdateVenueTemplateApDosProtectionSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3197,16 +3278,11 @@ static ADD_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `add_venue_ap_group_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddVenueApGroupTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type AddVenueApGroupTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::add_venue_ap_group_template` (Add venue ap group template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3217,21 +3293,25 @@ pub struct AddVenueApGroupTemplate<'a> {
 }
 impl<'a> AddVenueApGroupTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddVenueApGroupTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3239,6 +3319,7 @@ impl<'a> AddVenueApGroupTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3253,6 +3334,7 @@ impl<'a> AddVenueApGroupTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3270,6 +3352,7 @@ impl<'a> AddVenueApGroupTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3305,16 +3388,11 @@ static DELETE_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `delete_venue_ap_group_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueApGroupTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteVenueApGroupTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::delete_venue_ap_group_template` (Delete venue ap group template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3325,21 +3403,25 @@ pub struct DeleteVenueApGroupTemplate<'a> {
 }
 impl<'a> DeleteVenueApGroupTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueApGroupTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3347,6 +3429,7 @@ impl<'a> DeleteVenueApGroupTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3361,6 +3444,7 @@ impl<'a> DeleteVenueApGroupTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3380,6 +3464,7 @@ impl<'a> DeleteVenueApGroupTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3415,16 +3500,11 @@ static GET_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `get_venue_ap_group_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueApGroupTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueApGroupTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_ap_group_template` (Get venue ap group template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3435,26 +3515,31 @@ pub struct GetVenueApGroupTemplate<'a> {
 }
 impl<'a> GetVenueApGroupTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueApGroupTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3463,6 +3548,7 @@ impl<'a> GetVenueApGroupTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3494,16 +3580,11 @@ static UPDATE_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `update_venue_ap_group_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueApGroupTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueApGroupTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_venue_ap_group_template` (Update venue ap group template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3514,21 +3595,25 @@ pub struct UpdateVenueApGroupTemplate<'a> {
 }
 impl<'a> UpdateVenueApGroupTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueApGroupTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3536,6 +3621,7 @@ impl<'a> UpdateVenueApGroupTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3550,6 +3636,7 @@ impl<'a> UpdateVenueApGroupTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3569,6 +3656,7 @@ impl<'a> UpdateVenueApGroupTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3604,16 +3692,11 @@ static CLONE_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `clone_venue_ap_group_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CloneVenueApGroupTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CloneVenueApGroupTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::clone_venue_ap_group_template` (Clone venue ap group template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3624,21 +3707,25 @@ pub struct CloneVenueApGroupTemplate<'a> {
 }
 impl<'a> CloneVenueApGroupTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CloneVenueApGroupTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3646,6 +3733,7 @@ impl<'a> CloneVenueApGroupTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3660,6 +3748,7 @@ impl<'a> CloneVenueApGroupTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3677,6 +3766,7 @@ impl<'a> CloneVenueApGroupTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3712,16 +3802,11 @@ static GET_VENUE_TEMPLATE_AP_LOAD_BALANCING_SETTINGS: ruckus_one_runtime::Operat
 };
 /// Representations offered by `get_venue_template_ap_load_balancing_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateApLoadBalancingSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateApLoadBalancingSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_load_balancing_settings` (Get venue template ap load balancing settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3732,11 +3817,13 @@ pub struct GetVenueTemplateApLoadBalancingSettings<'a> {
 }
 impl<'a> GetVenueTemplateApLoadBalancingSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueTemplateApLoadBalancingSettingsVersion,
@@ -3745,16 +3832,19 @@ impl<'a> GetVenueTemplateApLoadBalancingSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3766,6 +3856,7 @@ impl<'a> GetVenueTemplateApLoadBalancingSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3797,16 +3888,11 @@ static UPDATE_VENUE_TEMPLATE_AP_LOAD_BALANCING_SETTINGS: ruckus_one_runtime::Ope
 };
 /// Representations offered by `update_venue_template_ap_load_balancing_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateApLoadBalancingSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueTemplateApLoadBalancingSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_load_balancing_settings` (Update venue template ap load balancing settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3817,11 +3903,13 @@ pub struct UpdateVenueTemplateApLoadBalancingSettings<'a> {
 }
 impl<'a> UpdateVenueTemplateApLoadBalancingSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueTemplateApLoadBalancingSettingsVersion,
@@ -3830,11 +3918,13 @@ impl<'a> UpdateVenueTemplateApLoadBalancingSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3842,6 +3932,7 @@ impl<'a> UpdateVenueTemplateApLoadBalancingSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3856,6 +3947,7 @@ impl<'a> UpdateVenueTemplateApLoadBalancingSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3875,6 +3967,7 @@ impl<'a> UpdateVenueTemplateApLoadBalancingSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3910,16 +4003,11 @@ static GET_VENUE_TEMPLATE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `get_venue_template_ap_mesh_settings_v1`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateApMeshSettingsV1Version {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateApMeshSettingsV1Version = super::versions::V1_1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_mesh_settings_v1` (Get venue template ap mesh settings v1).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3930,26 +4018,31 @@ pub struct GetVenueTemplateApMeshSettingsV1<'a> {
 }
 impl<'a> GetVenueTemplateApMeshSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueTemplateApMeshSettingsV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3958,6 +4051,7 @@ impl<'a> GetVenueTemplateApMeshSettingsV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3989,16 +4083,11 @@ static UPDATE_VENUE_TEMPLATE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::Operation 
 };
 /// Representations offered by `update_venue_template_ap_mesh_settings_v1`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateApMeshSettingsV1Version {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueTemplateApMeshSettingsV1Version = super::versions::V1_1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_mesh_settings_v1` (Update venue template ap mesh settings v1).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4009,11 +4098,13 @@ pub struct UpdateVenueTemplateApMeshSettingsV1<'a> {
 }
 impl<'a> UpdateVenueTemplateApMeshSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueTemplateApMeshSettingsV1Version,
@@ -4022,11 +4113,13 @@ impl<'a> UpdateVenueTemplateApMeshSettingsV1<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4034,6 +4127,7 @@ impl<'a> UpdateVenueTemplateApMeshSettingsV1<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4048,6 +4142,7 @@ impl<'a> UpdateVenueTemplateApMeshSettingsV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4067,6 +4162,7 @@ impl<'a> UpdateVenueTemplateApMeshSettingsV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4102,16 +4198,11 @@ static GET_VENUE_TEMPLATE_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation = ru
 };
 /// Representations offered by `get_venue_template_band_mode_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateBandModeSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateBandModeSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_band_mode_settings` (Get venue template band mode settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4122,26 +4213,31 @@ pub struct GetVenueTemplateBandModeSettings<'a> {
 }
 impl<'a> GetVenueTemplateBandModeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueTemplateBandModeSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4153,6 +4249,7 @@ impl<'a> GetVenueTemplateBandModeSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4186,16 +4283,11 @@ static UPDATE_VENUE_TEMPLATE_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `update_venue_template_band_mode_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateBandModeSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueTemplateBandModeSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_band_mode_settings` (Update venue template band mode settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4206,11 +4298,13 @@ pub struct UpdateVenueTemplateBandModeSettings<'a> {
 }
 impl<'a> UpdateVenueTemplateBandModeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueTemplateBandModeSettingsVersion,
@@ -4219,11 +4313,13 @@ impl<'a> UpdateVenueTemplateBandModeSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4231,6 +4327,7 @@ impl<'a> UpdateVenueTemplateBandModeSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4245,6 +4342,7 @@ impl<'a> UpdateVenueTemplateBandModeSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4264,6 +4362,7 @@ impl<'a> UpdateVenueTemplateBandModeSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4299,16 +4398,11 @@ static GET_VENUE_TEMPLATE_AP_MODEL_CAPABILITIES: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `get_venue_template_ap_model_capabilities`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateApModelCapabilitiesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateApModelCapabilitiesVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_model_capabilities` (Get venue template ap model capabilities).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4319,11 +4413,13 @@ pub struct GetVenueTemplateApModelCapabilities<'a> {
 }
 impl<'a> GetVenueTemplateApModelCapabilities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueTemplateApModelCapabilitiesVersion,
@@ -4332,16 +4428,19 @@ impl<'a> GetVenueTemplateApModelCapabilities<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4353,6 +4452,7 @@ impl<'a> GetVenueTemplateApModelCapabilities<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4384,16 +4484,11 @@ static GET_VENUE_TEMPLATE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime
 };
 /// Representations offered by `get_venue_template_ap_model_external_antenna_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateApModelExternalAntennaSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateApModelExternalAntennaSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_model_external_antenna_settings` (Get venue template ap model external antenna settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4404,11 +4499,13 @@ pub struct GetVenueTemplateApModelExternalAntennaSettings<'a> {
 }
 impl<'a> GetVenueTemplateApModelExternalAntennaSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueTemplateApModelExternalAntennaSettingsVersion,
@@ -4417,16 +4514,19 @@ impl<'a> GetVenueTemplateApModelExternalAntennaSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4438,6 +4538,7 @@ impl<'a> GetVenueTemplateApModelExternalAntennaSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4471,16 +4572,11 @@ static UPDATE_VENUE_TEMPLATE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runt
 };
 /// Representations offered by `update_venue_template_ap_model_external_antenna_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateApModelExternalAntennaSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueTemplateApModelExternalAntennaSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_model_external_antenna_settings` (Update venue template ap model external antenna settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4491,11 +4587,13 @@ pub struct UpdateVenueTemplateApModelExternalAntennaSettings<'a> {
 }
 impl<'a> UpdateVenueTemplateApModelExternalAntennaSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueTemplateApModelExternalAntennaSettingsVersion,
@@ -4504,11 +4602,13 @@ impl<'a> UpdateVenueTemplateApModelExternalAntennaSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4516,6 +4616,7 @@ impl<'a> UpdateVenueTemplateApModelExternalAntennaSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4530,6 +4631,7 @@ impl<'a> UpdateVenueTemplateApModelExternalAntennaSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4549,6 +4651,7 @@ impl<'a> UpdateVenueTemplateApModelExternalAntennaSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4584,16 +4687,11 @@ static GET_VENUE_TEMPLATE_AP_MODEL_LAN_PORT_SETTINGS: ruckus_one_runtime::Operat
 };
 /// Representations offered by `get_venue_template_ap_model_lan_port_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateApModelLanPortSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateApModelLanPortSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_model_lan_port_settings` (Get venue template ap model lan port settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4604,11 +4702,13 @@ pub struct GetVenueTemplateApModelLanPortSettings<'a> {
 }
 impl<'a> GetVenueTemplateApModelLanPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueTemplateApModelLanPortSettingsVersion,
@@ -4617,16 +4717,19 @@ impl<'a> GetVenueTemplateApModelLanPortSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4635,6 +4738,7 @@ impl<'a> GetVenueTemplateApModelLanPortSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4666,16 +4770,11 @@ static GET_VENUE_TEMPLATE_AP_MODEL_LED_SETTINGS: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `get_venue_template_ap_model_led_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateApModelLedSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateApModelLedSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_model_led_settings` (Get venue template ap model led settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4686,11 +4785,13 @@ pub struct GetVenueTemplateApModelLedSettings<'a> {
 }
 impl<'a> GetVenueTemplateApModelLedSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueTemplateApModelLedSettingsVersion,
@@ -4699,16 +4800,19 @@ impl<'a> GetVenueTemplateApModelLedSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4720,6 +4824,7 @@ impl<'a> GetVenueTemplateApModelLedSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4751,16 +4856,11 @@ static UPDATE_VENUE_TEMPLATE_AP_MODEL_LED_SETTINGS: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `update_venue_template_ap_model_led_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateApModelLedSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueTemplateApModelLedSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_model_led_settings` (Update venue template ap model led settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4771,11 +4871,13 @@ pub struct UpdateVenueTemplateApModelLedSettings<'a> {
 }
 impl<'a> UpdateVenueTemplateApModelLedSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueTemplateApModelLedSettingsVersion,
@@ -4784,11 +4886,13 @@ impl<'a> UpdateVenueTemplateApModelLedSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4796,6 +4900,7 @@ impl<'a> UpdateVenueTemplateApModelLedSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4810,6 +4915,7 @@ impl<'a> UpdateVenueTemplateApModelLedSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4829,6 +4935,7 @@ impl<'a> UpdateVenueTemplateApModelLedSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4864,16 +4971,11 @@ static GET_VENUE_TEMPLATE_AP_MULTICAST_DNS_FENCING_SETTINGS: ruckus_one_runtime:
 };
 /// Representations offered by `get_venue_template_ap_multicast_dns_fencing_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateApMulticastDnsFencingSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateApMulticastDnsFencingSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_multicast_dns_fencing_settings` (Get venue template ap multicast dns fencing settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4884,11 +4986,13 @@ pub struct GetVenueTemplateApMulticastDnsFencingSettings<'a> {
 }
 impl<'a> GetVenueTemplateApMulticastDnsFencingSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueTemplateApMulticastDnsFencingSettingsVersion,
@@ -4897,16 +5001,19 @@ impl<'a> GetVenueTemplateApMulticastDnsFencingSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4918,6 +5025,7 @@ impl<'a> GetVenueTemplateApMulticastDnsFencingSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4951,16 +5059,11 @@ static UPDATE_VENUE_TEMPLATE_AP_MULTICAST_DNS_FENCING_SETTINGS: ruckus_one_runti
 };
 /// Representations offered by `update_venue_template_ap_multicast_dns_fencing_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateApMulticastDnsFencingSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueTemplateApMulticastDnsFencingSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_multicast_dns_fencing_settings` (Update venue template ap multicast dns fencing settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4971,11 +5074,13 @@ pub struct UpdateVenueTemplateApMulticastDnsFencingSettings<'a> {
 }
 impl<'a> UpdateVenueTemplateApMulticastDnsFencingSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueTemplateApMulticastDnsFencingSettingsVersion,
@@ -4984,11 +5089,13 @@ impl<'a> UpdateVenueTemplateApMulticastDnsFencingSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4996,6 +5103,7 @@ impl<'a> UpdateVenueTemplateApMulticastDnsFencingSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5010,6 +5118,7 @@ impl<'a> UpdateVenueTemplateApMulticastDnsFencingSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5029,6 +5138,7 @@ impl<'a> UpdateVenueTemplateApMulticastDnsFencingSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5064,16 +5174,11 @@ static GET_VENUE_TEMPLATE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::Operation = 
 };
 /// Representations offered by `get_venue_template_ap_radio_settings_v1`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateApRadioSettingsV1Version {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateApRadioSettingsV1Version = super::versions::V1_1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_radio_settings_v1` (Get venue template ap radio settings v1).
 ///
 /// Optional parameters: [`default_only`](Self::default_only).
@@ -5085,6 +5190,7 @@ pub struct GetVenueTemplateApRadioSettingsV1<'a> {
 }
 impl<'a> GetVenueTemplateApRadioSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -5092,26 +5198,31 @@ impl<'a> GetVenueTemplateApRadioSettingsV1<'a> {
     /// Sets the query parameter `defaultOnly`.
     ///
     /// query parameter `defaultOnly`; `boolean`.
+    #[inline]
     pub fn default_only(mut self, default_only: bool) -> Self {
         self.req.query("defaultOnly", &default_only);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueTemplateApRadioSettingsV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5120,6 +5231,7 @@ impl<'a> GetVenueTemplateApRadioSettingsV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5151,16 +5263,11 @@ static UPDATE_VENUE_TEMPLATE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::Operation
 };
 /// Representations offered by `update_venue_template_ap_radio_settings_v1`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateApRadioSettingsV1Version {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueTemplateApRadioSettingsV1Version = super::versions::V1_1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_radio_settings_v1` (Update venue template ap radio settings v1).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5171,11 +5278,13 @@ pub struct UpdateVenueTemplateApRadioSettingsV1<'a> {
 }
 impl<'a> UpdateVenueTemplateApRadioSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueTemplateApRadioSettingsV1Version,
@@ -5184,11 +5293,13 @@ impl<'a> UpdateVenueTemplateApRadioSettingsV1<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5196,6 +5307,7 @@ impl<'a> UpdateVenueTemplateApRadioSettingsV1<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5210,6 +5322,7 @@ impl<'a> UpdateVenueTemplateApRadioSettingsV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5229,6 +5342,7 @@ impl<'a> UpdateVenueTemplateApRadioSettingsV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5264,16 +5378,11 @@ static GET_VENUE_TEMPLATE_AP_RADIUS_OPTIONS: ruckus_one_runtime::Operation = ruc
 };
 /// Representations offered by `get_venue_template_ap_radius_options`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateApRadiusOptionsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateApRadiusOptionsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_radius_options` (Get venue template ap radius options).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5284,26 +5393,31 @@ pub struct GetVenueTemplateApRadiusOptions<'a> {
 }
 impl<'a> GetVenueTemplateApRadiusOptions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueTemplateApRadiusOptionsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5315,6 +5429,7 @@ impl<'a> GetVenueTemplateApRadiusOptions<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5346,16 +5461,11 @@ static UPDATE_VENUE_TEMPLATE_AP_RADIUS_OPTIONS: ruckus_one_runtime::Operation = 
 };
 /// Representations offered by `update_venue_template_ap_radius_options`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateApRadiusOptionsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueTemplateApRadiusOptionsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_radius_options` (Update venue template ap radius options).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5366,11 +5476,13 @@ pub struct UpdateVenueTemplateApRadiusOptions<'a> {
 }
 impl<'a> UpdateVenueTemplateApRadiusOptions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueTemplateApRadiusOptionsVersion,
@@ -5379,11 +5491,13 @@ impl<'a> UpdateVenueTemplateApRadiusOptions<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5391,6 +5505,7 @@ impl<'a> UpdateVenueTemplateApRadiusOptions<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5405,6 +5520,7 @@ impl<'a> UpdateVenueTemplateApRadiusOptions<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5424,6 +5540,7 @@ impl<'a> UpdateVenueTemplateApRadiusOptions<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5459,16 +5576,11 @@ static GET_VENUE_TEMPLATE_AP_REBOOT_TIMEOUT_SETTINGS: ruckus_one_runtime::Operat
 };
 /// Representations offered by `get_venue_template_ap_reboot_timeout_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateApRebootTimeoutSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateApRebootTimeoutSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_reboot_timeout_settings` (Get venue template ap reboot timeout settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5479,11 +5591,13 @@ pub struct GetVenueTemplateApRebootTimeoutSettings<'a> {
 }
 impl<'a> GetVenueTemplateApRebootTimeoutSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueTemplateApRebootTimeoutSettingsVersion,
@@ -5492,16 +5606,19 @@ impl<'a> GetVenueTemplateApRebootTimeoutSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5513,6 +5630,7 @@ impl<'a> GetVenueTemplateApRebootTimeoutSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5544,16 +5662,11 @@ static UPDATE_VENUE_TEMPLATE_AP_REBOOT_TIMEOUT_SETTINGS: ruckus_one_runtime::Ope
 };
 /// Representations offered by `update_venue_template_ap_reboot_timeout_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateApRebootTimeoutSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueTemplateApRebootTimeoutSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_reboot_timeout_settings` (Update venue template ap reboot timeout settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5564,11 +5677,13 @@ pub struct UpdateVenueTemplateApRebootTimeoutSettings<'a> {
 }
 impl<'a> UpdateVenueTemplateApRebootTimeoutSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueTemplateApRebootTimeoutSettingsVersion,
@@ -5577,11 +5692,13 @@ impl<'a> UpdateVenueTemplateApRebootTimeoutSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5589,6 +5706,7 @@ impl<'a> UpdateVenueTemplateApRebootTimeoutSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5603,6 +5721,7 @@ impl<'a> UpdateVenueTemplateApRebootTimeoutSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5622,6 +5741,7 @@ impl<'a> UpdateVenueTemplateApRebootTimeoutSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5657,16 +5777,11 @@ static GET_VENUE_TEMPLATE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::Operati
 };
 /// Representations offered by `get_venue_template_ap_smart_monitor_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateApSmartMonitorSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateApSmartMonitorSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_smart_monitor_settings` (Get venue template ap smart monitor settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5677,11 +5792,13 @@ pub struct GetVenueTemplateApSmartMonitorSettings<'a> {
 }
 impl<'a> GetVenueTemplateApSmartMonitorSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueTemplateApSmartMonitorSettingsVersion,
@@ -5690,16 +5807,19 @@ impl<'a> GetVenueTemplateApSmartMonitorSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5711,6 +5831,7 @@ impl<'a> GetVenueTemplateApSmartMonitorSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5742,16 +5863,11 @@ static UPDATE_VENUE_TEMPLATE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::Oper
 };
 /// Representations offered by `update_venue_template_ap_smart_monitor_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateApSmartMonitorSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueTemplateApSmartMonitorSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_smart_monitor_settings` (Update venue template ap smart monitor settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5762,11 +5878,13 @@ pub struct UpdateVenueTemplateApSmartMonitorSettings<'a> {
 }
 impl<'a> UpdateVenueTemplateApSmartMonitorSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueTemplateApSmartMonitorSettingsVersion,
@@ -5775,11 +5893,13 @@ impl<'a> UpdateVenueTemplateApSmartMonitorSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5787,6 +5907,7 @@ impl<'a> UpdateVenueTemplateApSmartMonitorSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5801,6 +5922,7 @@ impl<'a> UpdateVenueTemplateApSmartMonitorSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5820,6 +5942,7 @@ impl<'a> UpdateVenueTemplateApSmartMonitorSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5855,16 +5978,11 @@ static GET_WIFI_AVAILABLE_CHANNELS_OF_VENUE_TEMPLATE_V1: ruckus_one_runtime::Ope
 };
 /// Representations offered by `get_wifi_available_channels_of_venue_template_v1`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetWifiAvailableChannelsOfVenueTemplateV1Version {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetWifiAvailableChannelsOfVenueTemplateV1Version = super::versions::V1_1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_wifi_available_channels_of_venue_template_v1` (Get wifi available channels of venue template v1).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5875,11 +5993,13 @@ pub struct GetWifiAvailableChannelsOfVenueTemplateV1<'a> {
 }
 impl<'a> GetWifiAvailableChannelsOfVenueTemplateV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetWifiAvailableChannelsOfVenueTemplateV1Version,
@@ -5888,16 +6008,19 @@ impl<'a> GetWifiAvailableChannelsOfVenueTemplateV1<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5906,6 +6029,7 @@ impl<'a> GetWifiAvailableChannelsOfVenueTemplateV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5937,16 +6061,11 @@ static DEACTIVATE_WIFI_NETWORK_TEMPLATE_ON_VENUE: ruckus_one_runtime::Operation 
 };
 /// Representations offered by `deactivate_wifi_network_template_on_venue`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateWifiNetworkTemplateOnVenueVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateWifiNetworkTemplateOnVenueVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::deactivate_wifi_network_template_on_venue` (Deactivate wifi network template on venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5957,11 +6076,13 @@ pub struct DeactivateWifiNetworkTemplateOnVenue<'a> {
 }
 impl<'a> DeactivateWifiNetworkTemplateOnVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateWifiNetworkTemplateOnVenueVersion,
@@ -5970,11 +6091,13 @@ impl<'a> DeactivateWifiNetworkTemplateOnVenue<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5982,6 +6105,7 @@ impl<'a> DeactivateWifiNetworkTemplateOnVenue<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5996,6 +6120,7 @@ impl<'a> DeactivateWifiNetworkTemplateOnVenue<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6015,6 +6140,7 @@ impl<'a> DeactivateWifiNetworkTemplateOnVenue<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6050,16 +6176,11 @@ static ACTIVATE_WIFI_NETWORK_TEMPLATE_ON_VENUE: ruckus_one_runtime::Operation = 
 };
 /// Representations offered by `activate_wifi_network_template_on_venue`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateWifiNetworkTemplateOnVenueVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type ActivateWifiNetworkTemplateOnVenueVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::activate_wifi_network_template_on_venue` (Activate wifi network template on venue).
 ///
 /// Optional parameters: [`body`](Self::body).
@@ -6071,16 +6192,19 @@ pub struct ActivateWifiNetworkTemplateOnVenue<'a> {
 }
 impl<'a> ActivateWifiNetworkTemplateOnVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::VenueWifiNetwork) -> Self {
         self.req.json(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateWifiNetworkTemplateOnVenueVersion,
@@ -6089,11 +6213,13 @@ impl<'a> ActivateWifiNetworkTemplateOnVenue<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6101,6 +6227,7 @@ impl<'a> ActivateWifiNetworkTemplateOnVenue<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6115,6 +6242,7 @@ impl<'a> ActivateWifiNetworkTemplateOnVenue<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6134,6 +6262,7 @@ impl<'a> ActivateWifiNetworkTemplateOnVenue<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6169,16 +6298,11 @@ static DEACTIVATE_AP_GROUP_TEMPLATE_ON_WIFI_NETWORK: ruckus_one_runtime::Operati
 };
 /// Representations offered by `deactivate_ap_group_template_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateApGroupTemplateOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateApGroupTemplateOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::deactivate_ap_group_template_on_wifi_network` (Deactivate ap group template on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6189,11 +6313,13 @@ pub struct DeactivateApGroupTemplateOnWifiNetwork<'a> {
 }
 impl<'a> DeactivateApGroupTemplateOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateApGroupTemplateOnWifiNetworkVersion,
@@ -6202,11 +6328,13 @@ impl<'a> DeactivateApGroupTemplateOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6214,6 +6342,7 @@ impl<'a> DeactivateApGroupTemplateOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6228,6 +6357,7 @@ impl<'a> DeactivateApGroupTemplateOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6247,6 +6377,7 @@ impl<'a> DeactivateApGroupTemplateOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6282,16 +6413,11 @@ static ACTIVATE_AP_GROUP_TEMPLATE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation
 };
 /// Representations offered by `activate_ap_group_template_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateApGroupTemplateOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateApGroupTemplateOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::activate_ap_group_template_on_wifi_network` (Activate ap group template on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6302,11 +6428,13 @@ pub struct ActivateApGroupTemplateOnWifiNetwork<'a> {
 }
 impl<'a> ActivateApGroupTemplateOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateApGroupTemplateOnWifiNetworkVersion,
@@ -6315,11 +6443,13 @@ impl<'a> ActivateApGroupTemplateOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6327,6 +6457,7 @@ impl<'a> ActivateApGroupTemplateOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6341,6 +6472,7 @@ impl<'a> ActivateApGroupTemplateOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6360,6 +6492,7 @@ impl<'a> ActivateApGroupTemplateOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6395,16 +6528,11 @@ static GET_AP_GROUP_TEMPLATE_SETTINGS_ON_WIFI_NETWORK: ruckus_one_runtime::Opera
 };
 /// Representations offered by `get_ap_group_template_settings_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApGroupTemplateSettingsOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApGroupTemplateSettingsOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_ap_group_template_settings_on_wifi_network` (Get ap group template settings on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6415,11 +6543,13 @@ pub struct GetApGroupTemplateSettingsOnWifiNetwork<'a> {
 }
 impl<'a> GetApGroupTemplateSettingsOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetApGroupTemplateSettingsOnWifiNetworkVersion,
@@ -6428,16 +6558,19 @@ impl<'a> GetApGroupTemplateSettingsOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6449,6 +6582,7 @@ impl<'a> GetApGroupTemplateSettingsOnWifiNetwork<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6480,16 +6614,11 @@ static UPDATE_AP_GROUP_TEMPLATE_SETTINGS_ON_WIFI_NETWORK: ruckus_one_runtime::Op
 };
 /// Representations offered by `update_ap_group_template_settings_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApGroupTemplateSettingsOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateApGroupTemplateSettingsOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_ap_group_template_settings_on_wifi_network` (Update ap group template settings on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6500,11 +6629,13 @@ pub struct UpdateApGroupTemplateSettingsOnWifiNetwork<'a> {
 }
 impl<'a> UpdateApGroupTemplateSettingsOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateApGroupTemplateSettingsOnWifiNetworkVersion,
@@ -6513,11 +6644,13 @@ impl<'a> UpdateApGroupTemplateSettingsOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6525,6 +6658,7 @@ impl<'a> UpdateApGroupTemplateSettingsOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6539,6 +6673,7 @@ impl<'a> UpdateApGroupTemplateSettingsOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6558,6 +6693,7 @@ impl<'a> UpdateApGroupTemplateSettingsOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6593,16 +6729,11 @@ static GET_VENUE_WIFI_NETWORK_TEMPLATE_SETTINGS: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `get_venue_wifi_network_template_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueWifiNetworkTemplateSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueWifiNetworkTemplateSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_wifi_network_template_settings` (Get venue wifi network template settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6613,11 +6744,13 @@ pub struct GetVenueWifiNetworkTemplateSettings<'a> {
 }
 impl<'a> GetVenueWifiNetworkTemplateSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueWifiNetworkTemplateSettingsVersion,
@@ -6626,16 +6759,19 @@ impl<'a> GetVenueWifiNetworkTemplateSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6647,6 +6783,7 @@ impl<'a> GetVenueWifiNetworkTemplateSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6678,16 +6815,11 @@ static UPDATE_VENUE_WIFI_NETWORK_TEMPLATE_SETTINGS: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `update_venue_wifi_network_template_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueWifiNetworkTemplateSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueWifiNetworkTemplateSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_venue_wifi_network_template_settings` (Update venue wifi network template settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6698,11 +6830,13 @@ pub struct UpdateVenueWifiNetworkTemplateSettings<'a> {
 }
 impl<'a> UpdateVenueWifiNetworkTemplateSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueWifiNetworkTemplateSettingsVersion,
@@ -6711,11 +6845,13 @@ impl<'a> UpdateVenueWifiNetworkTemplateSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6723,6 +6859,7 @@ impl<'a> UpdateVenueWifiNetworkTemplateSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6737,6 +6874,7 @@ impl<'a> UpdateVenueWifiNetworkTemplateSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6756,6 +6894,7 @@ impl<'a> UpdateVenueWifiNetworkTemplateSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6791,16 +6930,11 @@ static DEACTIVATE_DHCP_CONFIG_SERVICE_PROFILE_ON_VENUE_TEMPLATE: ruckus_one_runt
 };
 /// Representations offered by `deactivate_dhcp_config_service_profile_on_venue_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateDhcpConfigServiceProfileOnVenueTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateDhcpConfigServiceProfileOnVenueTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::deactivate_dhcp_config_service_profile_on_venue_template` (Deactivate dhcp config service profile on venue template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6811,11 +6945,13 @@ pub struct DeactivateDhcpConfigServiceProfileOnVenueTemplate<'a> {
 }
 impl<'a> DeactivateDhcpConfigServiceProfileOnVenueTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateDhcpConfigServiceProfileOnVenueTemplateVersion,
@@ -6824,11 +6960,13 @@ impl<'a> DeactivateDhcpConfigServiceProfileOnVenueTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6836,6 +6974,7 @@ impl<'a> DeactivateDhcpConfigServiceProfileOnVenueTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6850,6 +6989,7 @@ impl<'a> DeactivateDhcpConfigServiceProfileOnVenueTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6869,6 +7009,7 @@ impl<'a> DeactivateDhcpConfigServiceProfileOnVenueTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6904,16 +7045,11 @@ static GET_VENUE_TEMPLATE_DHCP_CONFIG_SERVICE_PROFILE_SETTINGS: ruckus_one_runti
 };
 /// Representations offered by `get_venue_template_dhcp_config_service_profile_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateDhcpConfigServiceProfileSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateDhcpConfigServiceProfileSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_dhcp_config_service_profile_settings` (Get venue template dhcp config service profile settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6924,11 +7060,13 @@ pub struct GetVenueTemplateDhcpConfigServiceProfileSettings<'a> {
 }
 impl<'a> GetVenueTemplateDhcpConfigServiceProfileSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueTemplateDhcpConfigServiceProfileSettingsVersion,
@@ -6937,16 +7075,19 @@ impl<'a> GetVenueTemplateDhcpConfigServiceProfileSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6958,6 +7099,7 @@ impl<'a> GetVenueTemplateDhcpConfigServiceProfileSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6991,16 +7133,11 @@ static ACTIVATE_DHCP_CONFIG_SERVICE_PROFILE_ON_VENUE_TEMPLATE_AND_UPDATE_SETTING
 };
 /// Representations offered by `activate_dhcp_config_service_profile_on_venue_template_and_update_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::activate_dhcp_config_service_profile_on_venue_template_and_update_settings` (Activate dhcp config service profile on venue template and update settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7011,11 +7148,13 @@ pub struct ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettings<'a> 
 }
 impl<'a> ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettingsVersion,
@@ -7024,11 +7163,13 @@ impl<'a> ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7036,6 +7177,7 @@ impl<'a> ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7050,6 +7192,7 @@ impl<'a> ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7069,6 +7212,7 @@ impl<'a> ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7104,16 +7248,11 @@ static DEACTIVATE_RADIUS_SERVER_PROFILE_TEMPLATE_ON_VENUE_TEMPLATE: ruckus_one_r
 };
 /// Representations offered by `deactivate_radius_server_profile_template_on_venue_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateRadiusServerProfileTemplateOnVenueTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateRadiusServerProfileTemplateOnVenueTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::deactivate_radius_server_profile_template_on_venue_template` (Deactivate radius server profile template on venue template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7124,11 +7263,13 @@ pub struct DeactivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
 }
 impl<'a> DeactivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateRadiusServerProfileTemplateOnVenueTemplateVersion,
@@ -7137,11 +7278,13 @@ impl<'a> DeactivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7149,6 +7292,7 @@ impl<'a> DeactivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7163,6 +7307,7 @@ impl<'a> DeactivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7182,6 +7327,7 @@ impl<'a> DeactivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7217,16 +7363,11 @@ static ACTIVATE_RADIUS_SERVER_PROFILE_TEMPLATE_ON_VENUE_TEMPLATE: ruckus_one_run
 };
 /// Representations offered by `activate_radius_server_profile_template_on_venue_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateRadiusServerProfileTemplateOnVenueTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateRadiusServerProfileTemplateOnVenueTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::activate_radius_server_profile_template_on_venue_template` (Activate radius server profile template on venue template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7237,11 +7378,13 @@ pub struct ActivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
 }
 impl<'a> ActivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateRadiusServerProfileTemplateOnVenueTemplateVersion,
@@ -7250,11 +7393,13 @@ impl<'a> ActivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7262,6 +7407,7 @@ impl<'a> ActivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7276,6 +7422,7 @@ impl<'a> ActivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7295,6 +7442,7 @@ impl<'a> ActivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7330,16 +7478,11 @@ static DEACTIVATE_ROGUE_POLICY_ON_VENUE_TEMPLATE: ruckus_one_runtime::Operation 
 };
 /// Representations offered by `deactivate_rogue_policy_on_venue_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateRoguePolicyOnVenueTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateRoguePolicyOnVenueTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::deactivate_rogue_policy_on_venue_template` (Deactivate rogue policy on venue template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7350,11 +7493,13 @@ pub struct DeactivateRoguePolicyOnVenueTemplate<'a> {
 }
 impl<'a> DeactivateRoguePolicyOnVenueTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateRoguePolicyOnVenueTemplateVersion,
@@ -7363,11 +7508,13 @@ impl<'a> DeactivateRoguePolicyOnVenueTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7375,6 +7522,7 @@ impl<'a> DeactivateRoguePolicyOnVenueTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7389,6 +7537,7 @@ impl<'a> DeactivateRoguePolicyOnVenueTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7408,6 +7557,7 @@ impl<'a> DeactivateRoguePolicyOnVenueTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7443,16 +7593,11 @@ static ACTIVATE_ROGUE_POLICY_ON_VENUE_TEMPLATE: ruckus_one_runtime::Operation = 
 };
 /// Representations offered by `activate_rogue_policy_on_venue_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateRoguePolicyOnVenueTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateRoguePolicyOnVenueTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::activate_rogue_policy_on_venue_template` (Activate rogue policy on venue template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7463,11 +7608,13 @@ pub struct ActivateRoguePolicyOnVenueTemplate<'a> {
 }
 impl<'a> ActivateRoguePolicyOnVenueTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateRoguePolicyOnVenueTemplateVersion,
@@ -7476,11 +7623,13 @@ impl<'a> ActivateRoguePolicyOnVenueTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7488,6 +7637,7 @@ impl<'a> ActivateRoguePolicyOnVenueTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7502,6 +7652,7 @@ impl<'a> ActivateRoguePolicyOnVenueTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7521,6 +7672,7 @@ impl<'a> ActivateRoguePolicyOnVenueTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7556,16 +7708,11 @@ static GET_VENUE_TEMPLATE_ROGUE_POLICY_SETTINGS: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `get_venue_template_rogue_policy_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateRoguePolicySettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateRoguePolicySettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_rogue_policy_settings` (Get venue template rogue policy settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7576,11 +7723,13 @@ pub struct GetVenueTemplateRoguePolicySettings<'a> {
 }
 impl<'a> GetVenueTemplateRoguePolicySettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueTemplateRoguePolicySettingsVersion,
@@ -7589,16 +7738,19 @@ impl<'a> GetVenueTemplateRoguePolicySettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7610,6 +7762,7 @@ impl<'a> GetVenueTemplateRoguePolicySettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7641,16 +7794,11 @@ static UPDATE_VENUE_TEMPLATE_ROGUE_POLICY_SETTINGS: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `update_venue_template_rogue_policy_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateRoguePolicySettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueTemplateRoguePolicySettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_rogue_policy_settings` (Update venue template rogue policy settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7661,11 +7809,13 @@ pub struct UpdateVenueTemplateRoguePolicySettings<'a> {
 }
 impl<'a> UpdateVenueTemplateRoguePolicySettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateVenueTemplateRoguePolicySettingsVersion,
@@ -7674,11 +7824,13 @@ impl<'a> UpdateVenueTemplateRoguePolicySettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7686,6 +7838,7 @@ impl<'a> UpdateVenueTemplateRoguePolicySettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7700,6 +7853,7 @@ impl<'a> UpdateVenueTemplateRoguePolicySettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7719,6 +7873,7 @@ impl<'a> UpdateVenueTemplateRoguePolicySettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7754,16 +7909,11 @@ static DEACTIVATE_SYSLOG_SERVER_PROFILE_TEMPLATE_ON_VENUE: ruckus_one_runtime::O
 };
 /// Representations offered by `deactivate_syslog_server_profile_template_on_venue`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateSyslogServerProfileTemplateOnVenueVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateSyslogServerProfileTemplateOnVenueVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::deactivate_syslog_server_profile_template_on_venue` (Deactivate syslog server profile template on venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7774,11 +7924,13 @@ pub struct DeactivateSyslogServerProfileTemplateOnVenue<'a> {
 }
 impl<'a> DeactivateSyslogServerProfileTemplateOnVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateSyslogServerProfileTemplateOnVenueVersion,
@@ -7787,11 +7939,13 @@ impl<'a> DeactivateSyslogServerProfileTemplateOnVenue<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7799,6 +7953,7 @@ impl<'a> DeactivateSyslogServerProfileTemplateOnVenue<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7813,6 +7968,7 @@ impl<'a> DeactivateSyslogServerProfileTemplateOnVenue<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7832,6 +7988,7 @@ impl<'a> DeactivateSyslogServerProfileTemplateOnVenue<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7867,16 +8024,11 @@ static ACTIVATE_SYSLOG_SERVER_PROFILE_TEMPLATE_ON_VENUE: ruckus_one_runtime::Ope
 };
 /// Representations offered by `activate_syslog_server_profile_template_on_venue`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateSyslogServerProfileTemplateOnVenueVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateSyslogServerProfileTemplateOnVenueVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::activate_syslog_server_profile_template_on_venue` (Activate syslog server profile template on venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7887,11 +8039,13 @@ pub struct ActivateSyslogServerProfileTemplateOnVenue<'a> {
 }
 impl<'a> ActivateSyslogServerProfileTemplateOnVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateSyslogServerProfileTemplateOnVenueVersion,
@@ -7900,11 +8054,13 @@ impl<'a> ActivateSyslogServerProfileTemplateOnVenue<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7912,6 +8068,7 @@ impl<'a> ActivateSyslogServerProfileTemplateOnVenue<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7926,6 +8083,7 @@ impl<'a> ActivateSyslogServerProfileTemplateOnVenue<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7945,6 +8103,7 @@ impl<'a> ActivateSyslogServerProfileTemplateOnVenue<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7980,16 +8139,11 @@ static GET_VENUE_TEMPLATE_WIFI_DHCP_POOL_USAGES: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `get_venue_template_wifi_dhcp_pool_usages`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueTemplateWifiDhcpPoolUsagesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueTemplateWifiDhcpPoolUsagesVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_wifi_dhcp_pool_usages` (Get venue template wifi dhcp pool usages).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -8000,11 +8154,13 @@ pub struct GetVenueTemplateWifiDhcpPoolUsages<'a> {
 }
 impl<'a> GetVenueTemplateWifiDhcpPoolUsages<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetVenueTemplateWifiDhcpPoolUsagesVersion,
@@ -8013,16 +8169,19 @@ impl<'a> GetVenueTemplateWifiDhcpPoolUsages<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8031,6 +8190,7 @@ impl<'a> GetVenueTemplateWifiDhcpPoolUsages<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8062,16 +8222,11 @@ static DEACTIVATE_VLAN_POOL_PROFILE_TEMPLATE_ON_VENUE_WIFI_NETWORK_AP_GROUP_TEMP
 };
 /// Representations offered by `deactivate_vlan_pool_profile_template_on_venue_wifi_network_ap_group_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::deactivate_vlan_pool_profile_template_on_venue_wifi_network_ap_group_template` (Deactivate vlan pool profile template on venue wifi network ap group template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -8082,11 +8237,13 @@ pub struct DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a
 }
 impl<'a> DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplateVersion,
@@ -8095,11 +8252,13 @@ impl<'a> DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> 
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8107,6 +8266,7 @@ impl<'a> DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> 
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8121,6 +8281,7 @@ impl<'a> DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> 
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8140,6 +8301,7 @@ impl<'a> DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> 
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8175,16 +8337,11 @@ static ACTIVATE_VLAN_POOL_PROFILE_TEMPLATE_ON_VENUE_WIFI_NETWORK_AP_GROUP_TEMPLA
 };
 /// Representations offered by `activate_vlan_pool_profile_template_on_venue_wifi_network_ap_group_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::activate_vlan_pool_profile_template_on_venue_wifi_network_ap_group_template` (Activate vlan pool profile template on venue wifi network ap group template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -8195,11 +8352,13 @@ pub struct ActivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> 
 }
 impl<'a> ActivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplateVersion,
@@ -8208,11 +8367,13 @@ impl<'a> ActivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8220,6 +8381,7 @@ impl<'a> ActivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8234,6 +8396,7 @@ impl<'a> ActivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8253,6 +8416,7 @@ impl<'a> ActivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,

@@ -40,6 +40,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/roguePolicies/query")]
     #[doc(alias = "POST /templates/roguePolicies/query")]
     #[doc(alias = "getRoguePolicyTemplatesForView")]
+    #[inline]
     pub fn get_rogue_policy_templates_for_view(
         &self,
         body: &super::common::DynamicQueryPayload,
@@ -68,6 +69,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/l3AclPolicies/query")]
     #[doc(alias = "POST /templates/l3AclPolicies/query")]
     #[doc(alias = "getLayer3PolicyTemplates")]
+    #[inline]
     pub fn get_layer3_policy_templates(
         &self,
         body: &super::common::DynamicQueryPayload,
@@ -94,6 +96,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/l2AclPolicies/query")]
     #[doc(alias = "POST /templates/l2AclPolicies/query")]
     #[doc(alias = "getLayer2PolicyTemplates")]
+    #[inline]
     pub fn get_layer2_policy_templates(
         &self,
         body: &super::common::DynamicQueryPayload,
@@ -120,6 +123,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/devicePolicies/query")]
     #[doc(alias = "POST /templates/devicePolicies/query")]
     #[doc(alias = "getDevicePolicyTemplates")]
+    #[inline]
     pub fn get_device_policy_templates(
         &self,
         body: &super::common::DynamicQueryPayload,
@@ -146,6 +150,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/applicationPolicies/query")]
     #[doc(alias = "POST /templates/applicationPolicies/query")]
     #[doc(alias = "getApplicationPolicyTemplates")]
+    #[inline]
     pub fn get_application_policy_templates(
         &self,
         body: &super::common::DynamicQueryPayload,
@@ -174,6 +179,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/accessControlProfiles/query")]
     #[doc(alias = "POST /templates/accessControlProfiles/query")]
     #[doc(alias = "getAccessControlPolicyProfileTemplates")]
+    #[inline]
     pub fn get_access_control_policy_profile_templates(
         &self,
         body: &super::common::DynamicQueryPayload,
@@ -202,6 +208,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/accessControlProfiles")]
     #[doc(alias = "POST /templates/accessControlProfiles")]
     #[doc(alias = "addAccessControlProfileTemplate")]
+    #[inline]
     pub fn add_access_control_profile_template(
         &self,
         body: &super::common::AccessControlProfile,
@@ -232,6 +239,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         alias = "DELETE /templates/accessControlProfiles/{accessControlProfileTemplateId}"
     )]
     #[doc(alias = "deleteAccessControlProfileTemplate")]
+    #[inline]
     pub fn delete_access_control_profile_template(
         &self,
         access_control_profile_template_id: &str,
@@ -260,6 +268,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         alias = "GET /templates/accessControlProfiles/{accessControlProfileTemplateId}"
     )]
     #[doc(alias = "getAccessControlProfileTemplate")]
+    #[inline]
     pub fn get_access_control_profile_template(
         &self,
         access_control_profile_template_id: &str,
@@ -290,6 +299,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         alias = "PUT /templates/accessControlProfiles/{accessControlProfileTemplateId}"
     )]
     #[doc(alias = "updateAccessControlProfileTemplate")]
+    #[inline]
     pub fn update_access_control_profile_template(
         &self,
         access_control_profile_template_id: &str,
@@ -324,6 +334,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         alias = "DELETE /templates/accessControlProfiles/{accessControlProfileTemplateId}/applicationPolicies/{applicationPolicyTemplateId}"
     )]
     #[doc(alias = "deactivateApplicationPolicyTemplateOnAccessControlProfile")]
+    #[inline]
     pub fn deactivate_application_policy_template_on_access_control_profile(
         &self,
         access_control_profile_template_id: &str,
@@ -357,6 +368,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         alias = "PUT /templates/accessControlProfiles/{accessControlProfileTemplateId}/applicationPolicies/{applicationPolicyTemplateId}"
     )]
     #[doc(alias = "activateApplicationPolicyTemplateOnAccessControlProfile")]
+    #[inline]
     pub fn activate_application_policy_template_on_access_control_profile(
         &self,
         access_control_profile_template_id: &str,
@@ -390,6 +402,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         alias = "DELETE /templates/accessControlProfiles/{accessControlProfileTemplateId}/devicePolicies/{devicePolicyTemplateId}"
     )]
     #[doc(alias = "deactivateDevicePolicyTemplateOnAccessControlProfile")]
+    #[inline]
     pub fn deactivate_device_policy_template_on_access_control_profile(
         &self,
         access_control_profile_template_id: &str,
@@ -423,6 +436,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         alias = "PUT /templates/accessControlProfiles/{accessControlProfileTemplateId}/devicePolicies/{devicePolicyTemplateId}"
     )]
     #[doc(alias = "activateDevicePolicyTemplateOnAccessControlProfile")]
+    #[inline]
     pub fn activate_device_policy_template_on_access_control_profile(
         &self,
         access_control_profile_template_id: &str,
@@ -456,6 +470,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         alias = "DELETE /templates/accessControlProfiles/{accessControlProfileTemplateId}/l2AclPolicies/{l2AclPolicyTemplateId}"
     )]
     #[doc(alias = "deactivateL2AclPolicyTemplateOnAccessControlProfile")]
+    #[inline]
     pub fn deactivate_l2_acl_policy_template_on_access_control_profile(
         &self,
         access_control_profile_template_id: &str,
@@ -489,6 +504,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         alias = "PUT /templates/accessControlProfiles/{accessControlProfileTemplateId}/l2AclPolicies/{l2AclPolicyTemplateId}"
     )]
     #[doc(alias = "activateL2AclPolicyTemplateOnAccessControlProfile")]
+    #[inline]
     pub fn activate_l2_acl_policy_template_on_access_control_profile(
         &self,
         access_control_profile_template_id: &str,
@@ -522,6 +538,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         alias = "DELETE /templates/accessControlProfiles/{accessControlProfileTemplateId}/l3AclPolicies/{l3AclPolicyTemplateId}"
     )]
     #[doc(alias = "deactivateL3AclPolicyTemplateOnAccessControlProfile")]
+    #[inline]
     pub fn deactivate_l3_acl_policy_template_on_access_control_profile(
         &self,
         access_control_profile_template_id: &str,
@@ -555,6 +572,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         alias = "PUT /templates/accessControlProfiles/{accessControlProfileTemplateId}/l3AclPolicies/{l3AclPolicyTemplateId}"
     )]
     #[doc(alias = "activateL3AclPolicyTemplateOnAccessControlProfile")]
+    #[inline]
     pub fn activate_l3_acl_policy_template_on_access_control_profile(
         &self,
         access_control_profile_template_id: &str,
@@ -583,6 +601,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/applicationPolicies")]
     #[doc(alias = "POST /templates/applicationPolicies")]
     #[doc(alias = "addApplicationPolicyTemplate")]
+    #[inline]
     pub fn add_application_policy_template(
         &self,
         body: &super::common::ApplicationPolicy,
@@ -611,6 +630,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/applicationPolicies/{applicationPolicyTemplateId}")]
     #[doc(alias = "DELETE /templates/applicationPolicies/{applicationPolicyTemplateId}")]
     #[doc(alias = "deleteApplicationPolicyTemplate")]
+    #[inline]
     pub fn delete_application_policy_template(
         &self,
         application_policy_template_id: &str,
@@ -637,6 +657,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/applicationPolicies/{applicationPolicyTemplateId}")]
     #[doc(alias = "GET /templates/applicationPolicies/{applicationPolicyTemplateId}")]
     #[doc(alias = "getApplicationPolicyTemplate")]
+    #[inline]
     pub fn get_application_policy_template(
         &self,
         application_policy_template_id: &str,
@@ -665,6 +686,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/applicationPolicies/{applicationPolicyTemplateId}")]
     #[doc(alias = "PUT /templates/applicationPolicies/{applicationPolicyTemplateId}")]
     #[doc(alias = "updateApplicationPolicyTemplate")]
+    #[inline]
     pub fn update_application_policy_template(
         &self,
         application_policy_template_id: &str,
@@ -694,6 +716,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/devicePolicies")]
     #[doc(alias = "POST /templates/devicePolicies")]
     #[doc(alias = "addDevicePolicyTemplate")]
+    #[inline]
     pub fn add_device_policy_template(
         &self,
         body: &super::common::DevicePolicy,
@@ -720,6 +743,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/devicePolicies/{devicePolicyTemplateId}")]
     #[doc(alias = "DELETE /templates/devicePolicies/{devicePolicyTemplateId}")]
     #[doc(alias = "deleteDevicePolicyTemplate")]
+    #[inline]
     pub fn delete_device_policy_template(
         &self,
         device_policy_template_id: &str,
@@ -744,6 +768,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/devicePolicies/{devicePolicyTemplateId}")]
     #[doc(alias = "GET /templates/devicePolicies/{devicePolicyTemplateId}")]
     #[doc(alias = "getDevicePolicyTemplate")]
+    #[inline]
     pub fn get_device_policy_template(
         &self,
         device_policy_template_id: &str,
@@ -770,6 +795,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/devicePolicies/{devicePolicyTemplateId}")]
     #[doc(alias = "PUT /templates/devicePolicies/{devicePolicyTemplateId}")]
     #[doc(alias = "updateDevicePolicyTemplate")]
+    #[inline]
     pub fn update_device_policy_template(
         &self,
         device_policy_template_id: &str,
@@ -797,6 +823,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/l2AclPolicies")]
     #[doc(alias = "POST /templates/l2AclPolicies")]
     #[doc(alias = "addL2AclPolicyTemplate")]
+    #[inline]
     pub fn add_l2_acl_policy_template(
         &self,
         body: &super::common::L2AclPolicy,
@@ -823,6 +850,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/l2AclPolicies/{l2AclPolicyTemplateId}")]
     #[doc(alias = "DELETE /templates/l2AclPolicies/{l2AclPolicyTemplateId}")]
     #[doc(alias = "deleteL2AclPolicyTemplate")]
+    #[inline]
     pub fn delete_l2_acl_policy_template(
         &self,
         l2_acl_policy_template_id: &str,
@@ -847,6 +875,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/l2AclPolicies/{l2AclPolicyTemplateId}")]
     #[doc(alias = "GET /templates/l2AclPolicies/{l2AclPolicyTemplateId}")]
     #[doc(alias = "getL2AclPolicyTemplate")]
+    #[inline]
     pub fn get_l2_acl_policy_template(
         &self,
         l2_acl_policy_template_id: &str,
@@ -873,6 +902,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/l2AclPolicies/{l2AclPolicyTemplateId}")]
     #[doc(alias = "PUT /templates/l2AclPolicies/{l2AclPolicyTemplateId}")]
     #[doc(alias = "updateL2AclPolicyTemplate")]
+    #[inline]
     pub fn update_l2_acl_policy_template(
         &self,
         l2_acl_policy_template_id: &str,
@@ -900,6 +930,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/l3AclPolicies")]
     #[doc(alias = "POST /templates/l3AclPolicies")]
     #[doc(alias = "addL3AclPolicyTemplate")]
+    #[inline]
     pub fn add_l3_acl_policy_template(
         &self,
         body: &super::common::L3AclPolicy,
@@ -926,6 +957,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/l3AclPolicies/{l3AclPolicyTemplateId}")]
     #[doc(alias = "DELETE /templates/l3AclPolicies/{l3AclPolicyTemplateId}")]
     #[doc(alias = "deleteL3AclPolicyTemplate")]
+    #[inline]
     pub fn delete_l3_acl_policy_template(
         &self,
         l3_acl_policy_template_id: &str,
@@ -950,6 +982,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/l3AclPolicies/{l3AclPolicyTemplateId}")]
     #[doc(alias = "GET /templates/l3AclPolicies/{l3AclPolicyTemplateId}")]
     #[doc(alias = "getL3AclPolicyTemplate")]
+    #[inline]
     pub fn get_l3_acl_policy_template(
         &self,
         l3_acl_policy_template_id: &str,
@@ -976,6 +1009,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/l3AclPolicies/{l3AclPolicyTemplateId}")]
     #[doc(alias = "PUT /templates/l3AclPolicies/{l3AclPolicyTemplateId}")]
     #[doc(alias = "updateL3AclPolicyTemplate")]
+    #[inline]
     pub fn update_l3_acl_policy_template(
         &self,
         l3_acl_policy_template_id: &str,
@@ -1003,6 +1037,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/roguePolicies")]
     #[doc(alias = "POST /templates/roguePolicies")]
     #[doc(alias = "addRoguePolicyTemplate")]
+    #[inline]
     pub fn add_rogue_policy_template(
         &self,
         body: &super::common::RoguePolicy,
@@ -1029,6 +1064,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/roguePolicies/{roguePolicyTemplateId}")]
     #[doc(alias = "DELETE /templates/roguePolicies/{roguePolicyTemplateId}")]
     #[doc(alias = "deleteRoguePolicyTemplate")]
+    #[inline]
     pub fn delete_rogue_policy_template(
         &self,
         rogue_policy_template_id: &str,
@@ -1053,6 +1089,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/roguePolicies/{roguePolicyTemplateId}")]
     #[doc(alias = "GET /templates/roguePolicies/{roguePolicyTemplateId}")]
     #[doc(alias = "getRoguePolicyTemplate")]
+    #[inline]
     pub fn get_rogue_policy_template(
         &self,
         rogue_policy_template_id: &str,
@@ -1079,6 +1116,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     #[doc(alias = "/templates/roguePolicies/{roguePolicyTemplateId}")]
     #[doc(alias = "PUT /templates/roguePolicies/{roguePolicyTemplateId}")]
     #[doc(alias = "updateRoguePolicyTemplate")]
+    #[inline]
     pub fn update_rogue_policy_template(
         &self,
         rogue_policy_template_id: &str,
@@ -1113,16 +1151,11 @@ static GET_ROGUE_POLICY_TEMPLATES_FOR_VIEW: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `get_rogue_policy_templates_for_view`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetRoguePolicyTemplatesForViewVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetRoguePolicyTemplatesForViewVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_rogue_policy_templates_for_view` (Get rogue policy templates for view).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1133,11 +1166,13 @@ pub struct GetRoguePolicyTemplatesForView<'a> {
 }
 impl<'a> GetRoguePolicyTemplatesForView<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetRoguePolicyTemplatesForViewVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -1150,6 +1185,7 @@ impl<'a> GetRoguePolicyTemplatesForView<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -1161,22 +1197,26 @@ impl<'a> GetRoguePolicyTemplatesForView<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::RoguePolicyQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1188,6 +1228,7 @@ impl<'a> GetRoguePolicyTemplatesForView<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1221,16 +1262,11 @@ static GET_LAYER3_POLICY_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `get_layer3_policy_templates`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetLayer3PolicyTemplatesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetLayer3PolicyTemplatesVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_layer3_policy_templates` (Get layer3 policy templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1241,11 +1277,13 @@ pub struct GetLayer3PolicyTemplates<'a> {
 }
 impl<'a> GetLayer3PolicyTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetLayer3PolicyTemplatesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -1258,6 +1296,7 @@ impl<'a> GetLayer3PolicyTemplates<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -1269,22 +1308,26 @@ impl<'a> GetLayer3PolicyTemplates<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::L3AclPolicyQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1296,6 +1339,7 @@ impl<'a> GetLayer3PolicyTemplates<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1329,16 +1373,11 @@ static GET_LAYER2_POLICY_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `get_layer2_policy_templates`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetLayer2PolicyTemplatesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetLayer2PolicyTemplatesVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_layer2_policy_templates` (Get layer2 policy templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1349,11 +1388,13 @@ pub struct GetLayer2PolicyTemplates<'a> {
 }
 impl<'a> GetLayer2PolicyTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetLayer2PolicyTemplatesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -1366,6 +1407,7 @@ impl<'a> GetLayer2PolicyTemplates<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -1377,22 +1419,26 @@ impl<'a> GetLayer2PolicyTemplates<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::L2AclPolicyQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1404,6 +1450,7 @@ impl<'a> GetLayer2PolicyTemplates<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1437,16 +1484,11 @@ static GET_DEVICE_POLICY_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `get_device_policy_templates`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetDevicePolicyTemplatesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetDevicePolicyTemplatesVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_device_policy_templates` (Get device policy templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1457,11 +1499,13 @@ pub struct GetDevicePolicyTemplates<'a> {
 }
 impl<'a> GetDevicePolicyTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetDevicePolicyTemplatesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -1474,6 +1518,7 @@ impl<'a> GetDevicePolicyTemplates<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -1485,20 +1530,24 @@ impl<'a> GetDevicePolicyTemplates<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::PolicyQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1510,6 +1559,7 @@ impl<'a> GetDevicePolicyTemplates<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1543,16 +1593,11 @@ static GET_APPLICATION_POLICY_TEMPLATES: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `get_application_policy_templates`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApplicationPolicyTemplatesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetApplicationPolicyTemplatesVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_application_policy_templates` (Get application policy templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1563,11 +1608,13 @@ pub struct GetApplicationPolicyTemplates<'a> {
 }
 impl<'a> GetApplicationPolicyTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApplicationPolicyTemplatesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -1580,6 +1627,7 @@ impl<'a> GetApplicationPolicyTemplates<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -1591,20 +1639,24 @@ impl<'a> GetApplicationPolicyTemplates<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::PolicyQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1616,6 +1668,7 @@ impl<'a> GetApplicationPolicyTemplates<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1649,16 +1702,11 @@ static GET_ACCESS_CONTROL_POLICY_PROFILE_TEMPLATES: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `get_access_control_policy_profile_templates`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAccessControlPolicyProfileTemplatesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetAccessControlPolicyProfileTemplatesVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_access_control_policy_profile_templates` (Get access control policy profile templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1669,11 +1717,13 @@ pub struct GetAccessControlPolicyProfileTemplates<'a> {
 }
 impl<'a> GetAccessControlPolicyProfileTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetAccessControlPolicyProfileTemplatesVersion,
@@ -1689,6 +1739,7 @@ impl<'a> GetAccessControlPolicyProfileTemplates<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -1700,22 +1751,26 @@ impl<'a> GetAccessControlPolicyProfileTemplates<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::AccessControlProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1727,6 +1782,7 @@ impl<'a> GetAccessControlPolicyProfileTemplates<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1760,16 +1816,11 @@ static ADD_ACCESS_CONTROL_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `add_access_control_profile_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddAccessControlProfileTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type AddAccessControlProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::add_access_control_profile_template` (Add access control profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1780,21 +1831,25 @@ pub struct AddAccessControlProfileTemplate<'a> {
 }
 impl<'a> AddAccessControlProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddAccessControlProfileTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -1802,6 +1857,7 @@ impl<'a> AddAccessControlProfileTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1816,6 +1872,7 @@ impl<'a> AddAccessControlProfileTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1833,6 +1890,7 @@ impl<'a> AddAccessControlProfileTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -1868,16 +1926,11 @@ static DELETE_ACCESS_CONTROL_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `delete_access_control_profile_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteAccessControlProfileTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteAccessControlProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::delete_access_control_profile_template` (Delete access control profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1888,11 +1941,13 @@ pub struct DeleteAccessControlProfileTemplate<'a> {
 }
 impl<'a> DeleteAccessControlProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeleteAccessControlProfileTemplateVersion,
@@ -1901,11 +1956,13 @@ impl<'a> DeleteAccessControlProfileTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -1913,6 +1970,7 @@ impl<'a> DeleteAccessControlProfileTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1927,6 +1985,7 @@ impl<'a> DeleteAccessControlProfileTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1946,6 +2005,7 @@ impl<'a> DeleteAccessControlProfileTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -1981,16 +2041,11 @@ static GET_ACCESS_CONTROL_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `get_access_control_profile_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAccessControlProfileTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetAccessControlProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_access_control_profile_template` (Get access control profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2001,26 +2056,31 @@ pub struct GetAccessControlProfileTemplate<'a> {
 }
 impl<'a> GetAccessControlProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetAccessControlProfileTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2029,6 +2089,7 @@ impl<'a> GetAccessControlProfileTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2060,16 +2121,11 @@ static UPDATE_ACCESS_CONTROL_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `update_access_control_profile_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateAccessControlProfileTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateAccessControlProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::update_access_control_profile_template` (Update access control profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2080,11 +2136,13 @@ pub struct UpdateAccessControlProfileTemplate<'a> {
 }
 impl<'a> UpdateAccessControlProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateAccessControlProfileTemplateVersion,
@@ -2093,11 +2151,13 @@ impl<'a> UpdateAccessControlProfileTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2105,6 +2165,7 @@ impl<'a> UpdateAccessControlProfileTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2119,6 +2180,7 @@ impl<'a> UpdateAccessControlProfileTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2138,6 +2200,7 @@ impl<'a> UpdateAccessControlProfileTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2173,16 +2236,11 @@ static DEACTIVATE_APPLICATION_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_
 };
 /// Representations offered by `deactivate_application_policy_template_on_access_control_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateApplicationPolicyTemplateOnAccessControlProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateApplicationPolicyTemplateOnAccessControlProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::deactivate_application_policy_template_on_access_control_profile` (Deactivate application policy template on access control profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2193,11 +2251,13 @@ pub struct DeactivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
 }
 impl<'a> DeactivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateApplicationPolicyTemplateOnAccessControlProfileVersion,
@@ -2206,11 +2266,13 @@ impl<'a> DeactivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2218,6 +2280,7 @@ impl<'a> DeactivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2232,6 +2295,7 @@ impl<'a> DeactivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2251,6 +2315,7 @@ impl<'a> DeactivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2286,16 +2351,11 @@ static ACTIVATE_APPLICATION_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_on
 };
 /// Representations offered by `activate_application_policy_template_on_access_control_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateApplicationPolicyTemplateOnAccessControlProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateApplicationPolicyTemplateOnAccessControlProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::activate_application_policy_template_on_access_control_profile` (Activate application policy template on access control profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2306,11 +2366,13 @@ pub struct ActivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
 }
 impl<'a> ActivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateApplicationPolicyTemplateOnAccessControlProfileVersion,
@@ -2319,11 +2381,13 @@ impl<'a> ActivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2331,6 +2395,7 @@ impl<'a> ActivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2345,6 +2410,7 @@ impl<'a> ActivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2364,6 +2430,7 @@ impl<'a> ActivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2399,16 +2466,11 @@ static DEACTIVATE_DEVICE_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_r
 };
 /// Representations offered by `deactivate_device_policy_template_on_access_control_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateDevicePolicyTemplateOnAccessControlProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateDevicePolicyTemplateOnAccessControlProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::deactivate_device_policy_template_on_access_control_profile` (Deactivate device policy template on access control profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2419,11 +2481,13 @@ pub struct DeactivateDevicePolicyTemplateOnAccessControlProfile<'a> {
 }
 impl<'a> DeactivateDevicePolicyTemplateOnAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateDevicePolicyTemplateOnAccessControlProfileVersion,
@@ -2432,11 +2496,13 @@ impl<'a> DeactivateDevicePolicyTemplateOnAccessControlProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2444,6 +2510,7 @@ impl<'a> DeactivateDevicePolicyTemplateOnAccessControlProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2458,6 +2525,7 @@ impl<'a> DeactivateDevicePolicyTemplateOnAccessControlProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2477,6 +2545,7 @@ impl<'a> DeactivateDevicePolicyTemplateOnAccessControlProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2512,16 +2581,11 @@ static ACTIVATE_DEVICE_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_run
 };
 /// Representations offered by `activate_device_policy_template_on_access_control_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateDevicePolicyTemplateOnAccessControlProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateDevicePolicyTemplateOnAccessControlProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::activate_device_policy_template_on_access_control_profile` (Activate device policy template on access control profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2532,11 +2596,13 @@ pub struct ActivateDevicePolicyTemplateOnAccessControlProfile<'a> {
 }
 impl<'a> ActivateDevicePolicyTemplateOnAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateDevicePolicyTemplateOnAccessControlProfileVersion,
@@ -2545,11 +2611,13 @@ impl<'a> ActivateDevicePolicyTemplateOnAccessControlProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2557,6 +2625,7 @@ impl<'a> ActivateDevicePolicyTemplateOnAccessControlProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2571,6 +2640,7 @@ impl<'a> ActivateDevicePolicyTemplateOnAccessControlProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2590,6 +2660,7 @@ impl<'a> ActivateDevicePolicyTemplateOnAccessControlProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2625,16 +2696,11 @@ static DEACTIVATE_L2_ACL_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_r
 };
 /// Representations offered by `deactivate_l2_acl_policy_template_on_access_control_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateL2AclPolicyTemplateOnAccessControlProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateL2AclPolicyTemplateOnAccessControlProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::deactivate_l2_acl_policy_template_on_access_control_profile` (Deactivate l2 acl policy template on access control profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2645,11 +2711,13 @@ pub struct DeactivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
 }
 impl<'a> DeactivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateL2AclPolicyTemplateOnAccessControlProfileVersion,
@@ -2658,11 +2726,13 @@ impl<'a> DeactivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2670,6 +2740,7 @@ impl<'a> DeactivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2684,6 +2755,7 @@ impl<'a> DeactivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2703,6 +2775,7 @@ impl<'a> DeactivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2738,16 +2811,11 @@ static ACTIVATE_L2_ACL_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_run
 };
 /// Representations offered by `activate_l2_acl_policy_template_on_access_control_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateL2AclPolicyTemplateOnAccessControlProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateL2AclPolicyTemplateOnAccessControlProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::activate_l2_acl_policy_template_on_access_control_profile` (Activate l2 acl policy template on access control profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2758,11 +2826,13 @@ pub struct ActivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
 }
 impl<'a> ActivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateL2AclPolicyTemplateOnAccessControlProfileVersion,
@@ -2771,11 +2841,13 @@ impl<'a> ActivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2783,6 +2855,7 @@ impl<'a> ActivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2797,6 +2870,7 @@ impl<'a> ActivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2816,6 +2890,7 @@ impl<'a> ActivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2851,16 +2926,11 @@ static DEACTIVATE_L3_ACL_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_r
 };
 /// Representations offered by `deactivate_l3_acl_policy_template_on_access_control_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateL3AclPolicyTemplateOnAccessControlProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateL3AclPolicyTemplateOnAccessControlProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::deactivate_l3_acl_policy_template_on_access_control_profile` (Deactivate l3 acl policy template on access control profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2871,11 +2941,13 @@ pub struct DeactivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
 }
 impl<'a> DeactivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateL3AclPolicyTemplateOnAccessControlProfileVersion,
@@ -2884,11 +2956,13 @@ impl<'a> DeactivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2896,6 +2970,7 @@ impl<'a> DeactivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2910,6 +2985,7 @@ impl<'a> DeactivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2929,6 +3005,7 @@ impl<'a> DeactivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2964,16 +3041,11 @@ static ACTIVATE_L3_ACL_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_run
 };
 /// Representations offered by `activate_l3_acl_policy_template_on_access_control_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateL3AclPolicyTemplateOnAccessControlProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateL3AclPolicyTemplateOnAccessControlProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::activate_l3_acl_policy_template_on_access_control_profile` (Activate l3 acl policy template on access control profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2984,11 +3056,13 @@ pub struct ActivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
 }
 impl<'a> ActivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateL3AclPolicyTemplateOnAccessControlProfileVersion,
@@ -2997,11 +3071,13 @@ impl<'a> ActivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3009,6 +3085,7 @@ impl<'a> ActivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3023,6 +3100,7 @@ impl<'a> ActivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3042,6 +3120,7 @@ impl<'a> ActivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3077,16 +3156,11 @@ static ADD_APPLICATION_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `add_application_policy_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddApplicationPolicyTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type AddApplicationPolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::add_application_policy_template` (Add application policy template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3097,21 +3171,25 @@ pub struct AddApplicationPolicyTemplate<'a> {
 }
 impl<'a> AddApplicationPolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddApplicationPolicyTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3119,6 +3197,7 @@ impl<'a> AddApplicationPolicyTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3133,6 +3212,7 @@ impl<'a> AddApplicationPolicyTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3150,6 +3230,7 @@ impl<'a> AddApplicationPolicyTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3185,16 +3266,11 @@ static DELETE_APPLICATION_POLICY_TEMPLATE: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `delete_application_policy_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteApplicationPolicyTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteApplicationPolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::delete_application_policy_template` (Delete application policy template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3205,21 +3281,25 @@ pub struct DeleteApplicationPolicyTemplate<'a> {
 }
 impl<'a> DeleteApplicationPolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteApplicationPolicyTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3227,6 +3307,7 @@ impl<'a> DeleteApplicationPolicyTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3241,6 +3322,7 @@ impl<'a> DeleteApplicationPolicyTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3260,6 +3342,7 @@ impl<'a> DeleteApplicationPolicyTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3295,16 +3378,11 @@ static GET_APPLICATION_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `get_application_policy_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApplicationPolicyTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApplicationPolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_application_policy_template` (Get application policy template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3315,26 +3393,31 @@ pub struct GetApplicationPolicyTemplate<'a> {
 }
 impl<'a> GetApplicationPolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApplicationPolicyTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3343,6 +3426,7 @@ impl<'a> GetApplicationPolicyTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3374,16 +3458,11 @@ static UPDATE_APPLICATION_POLICY_TEMPLATE: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `update_application_policy_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApplicationPolicyTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateApplicationPolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::update_application_policy_template` (Update application policy template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3394,21 +3473,25 @@ pub struct UpdateApplicationPolicyTemplate<'a> {
 }
 impl<'a> UpdateApplicationPolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateApplicationPolicyTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3416,6 +3499,7 @@ impl<'a> UpdateApplicationPolicyTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3430,6 +3514,7 @@ impl<'a> UpdateApplicationPolicyTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3449,6 +3534,7 @@ impl<'a> UpdateApplicationPolicyTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3484,16 +3570,11 @@ static ADD_DEVICE_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `add_device_policy_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddDevicePolicyTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type AddDevicePolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::add_device_policy_template` (Add device policy template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3504,21 +3585,25 @@ pub struct AddDevicePolicyTemplate<'a> {
 }
 impl<'a> AddDevicePolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddDevicePolicyTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3526,6 +3611,7 @@ impl<'a> AddDevicePolicyTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3540,6 +3626,7 @@ impl<'a> AddDevicePolicyTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3557,6 +3644,7 @@ impl<'a> AddDevicePolicyTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3592,16 +3680,11 @@ static DELETE_DEVICE_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `delete_device_policy_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteDevicePolicyTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteDevicePolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::delete_device_policy_template` (Delete device policy template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3612,21 +3695,25 @@ pub struct DeleteDevicePolicyTemplate<'a> {
 }
 impl<'a> DeleteDevicePolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteDevicePolicyTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3634,6 +3721,7 @@ impl<'a> DeleteDevicePolicyTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3648,6 +3736,7 @@ impl<'a> DeleteDevicePolicyTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3667,6 +3756,7 @@ impl<'a> DeleteDevicePolicyTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3702,16 +3792,11 @@ static GET_DEVICE_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `get_device_policy_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetDevicePolicyTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetDevicePolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_device_policy_template` (Get device policy template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3722,26 +3807,31 @@ pub struct GetDevicePolicyTemplate<'a> {
 }
 impl<'a> GetDevicePolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetDevicePolicyTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3750,6 +3840,7 @@ impl<'a> GetDevicePolicyTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3781,16 +3872,11 @@ static UPDATE_DEVICE_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `update_device_policy_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateDevicePolicyTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateDevicePolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::update_device_policy_template` (Update device policy template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3801,21 +3887,25 @@ pub struct UpdateDevicePolicyTemplate<'a> {
 }
 impl<'a> UpdateDevicePolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateDevicePolicyTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3823,6 +3913,7 @@ impl<'a> UpdateDevicePolicyTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3837,6 +3928,7 @@ impl<'a> UpdateDevicePolicyTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3856,6 +3948,7 @@ impl<'a> UpdateDevicePolicyTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3891,16 +3984,11 @@ static ADD_L2_ACL_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `add_l2_acl_policy_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddL2AclPolicyTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type AddL2AclPolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::add_l2_acl_policy_template` (Add l2 acl policy template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3911,21 +3999,25 @@ pub struct AddL2AclPolicyTemplate<'a> {
 }
 impl<'a> AddL2AclPolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddL2AclPolicyTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3933,6 +4025,7 @@ impl<'a> AddL2AclPolicyTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3947,6 +4040,7 @@ impl<'a> AddL2AclPolicyTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3964,6 +4058,7 @@ impl<'a> AddL2AclPolicyTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3999,16 +4094,11 @@ static DELETE_L2_ACL_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `delete_l2_acl_policy_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteL2AclPolicyTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteL2AclPolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::delete_l2_acl_policy_template` (Delete l2 acl policy template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4019,21 +4109,25 @@ pub struct DeleteL2AclPolicyTemplate<'a> {
 }
 impl<'a> DeleteL2AclPolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteL2AclPolicyTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4041,6 +4135,7 @@ impl<'a> DeleteL2AclPolicyTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4055,6 +4150,7 @@ impl<'a> DeleteL2AclPolicyTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4074,6 +4170,7 @@ impl<'a> DeleteL2AclPolicyTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4109,16 +4206,11 @@ static GET_L2_ACL_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `get_l2_acl_policy_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetL2AclPolicyTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetL2AclPolicyTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_l2_acl_policy_template` (Get l2 acl policy template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4129,26 +4221,31 @@ pub struct GetL2AclPolicyTemplate<'a> {
 }
 impl<'a> GetL2AclPolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetL2AclPolicyTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4157,6 +4254,7 @@ impl<'a> GetL2AclPolicyTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4188,16 +4286,11 @@ static UPDATE_L2_ACL_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `update_l2_acl_policy_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateL2AclPolicyTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateL2AclPolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::update_l2_acl_policy_template` (Update l2 acl policy template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4208,21 +4301,25 @@ pub struct UpdateL2AclPolicyTemplate<'a> {
 }
 impl<'a> UpdateL2AclPolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateL2AclPolicyTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4230,6 +4327,7 @@ impl<'a> UpdateL2AclPolicyTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4244,6 +4342,7 @@ impl<'a> UpdateL2AclPolicyTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4263,6 +4362,7 @@ impl<'a> UpdateL2AclPolicyTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4298,16 +4398,11 @@ static ADD_L3_ACL_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `add_l3_acl_policy_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddL3AclPolicyTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type AddL3AclPolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::add_l3_acl_policy_template` (Add l3 acl policy template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4318,21 +4413,25 @@ pub struct AddL3AclPolicyTemplate<'a> {
 }
 impl<'a> AddL3AclPolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddL3AclPolicyTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4340,6 +4439,7 @@ impl<'a> AddL3AclPolicyTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4354,6 +4454,7 @@ impl<'a> AddL3AclPolicyTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4371,6 +4472,7 @@ impl<'a> AddL3AclPolicyTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4406,16 +4508,11 @@ static DELETE_L3_ACL_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `delete_l3_acl_policy_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteL3AclPolicyTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteL3AclPolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::delete_l3_acl_policy_template` (Delete l3 acl policy template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4426,21 +4523,25 @@ pub struct DeleteL3AclPolicyTemplate<'a> {
 }
 impl<'a> DeleteL3AclPolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteL3AclPolicyTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4448,6 +4549,7 @@ impl<'a> DeleteL3AclPolicyTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4462,6 +4564,7 @@ impl<'a> DeleteL3AclPolicyTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4481,6 +4584,7 @@ impl<'a> DeleteL3AclPolicyTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4516,16 +4620,11 @@ static GET_L3_ACL_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `get_l3_acl_policy_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetL3AclPolicyTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetL3AclPolicyTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_l3_acl_policy_template` (Get l3 acl policy template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4536,26 +4635,31 @@ pub struct GetL3AclPolicyTemplate<'a> {
 }
 impl<'a> GetL3AclPolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetL3AclPolicyTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4564,6 +4668,7 @@ impl<'a> GetL3AclPolicyTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4595,16 +4700,11 @@ static UPDATE_L3_ACL_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `update_l3_acl_policy_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateL3AclPolicyTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateL3AclPolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::update_l3_acl_policy_template` (Update l3 acl policy template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4615,21 +4715,25 @@ pub struct UpdateL3AclPolicyTemplate<'a> {
 }
 impl<'a> UpdateL3AclPolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateL3AclPolicyTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4637,6 +4741,7 @@ impl<'a> UpdateL3AclPolicyTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4651,6 +4756,7 @@ impl<'a> UpdateL3AclPolicyTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4670,6 +4776,7 @@ impl<'a> UpdateL3AclPolicyTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4705,16 +4812,11 @@ static ADD_ROGUE_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `add_rogue_policy_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddRoguePolicyTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type AddRoguePolicyTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::add_rogue_policy_template` (Add rogue policy template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4725,21 +4827,25 @@ pub struct AddRoguePolicyTemplate<'a> {
 }
 impl<'a> AddRoguePolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddRoguePolicyTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4747,6 +4853,7 @@ impl<'a> AddRoguePolicyTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4761,6 +4868,7 @@ impl<'a> AddRoguePolicyTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4778,6 +4886,7 @@ impl<'a> AddRoguePolicyTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4813,16 +4922,11 @@ static DELETE_ROGUE_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `delete_rogue_policy_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteRoguePolicyTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteRoguePolicyTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::delete_rogue_policy_template` (Delete rogue policy template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4833,21 +4937,25 @@ pub struct DeleteRoguePolicyTemplate<'a> {
 }
 impl<'a> DeleteRoguePolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteRoguePolicyTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4855,6 +4963,7 @@ impl<'a> DeleteRoguePolicyTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4869,6 +4978,7 @@ impl<'a> DeleteRoguePolicyTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4888,6 +4998,7 @@ impl<'a> DeleteRoguePolicyTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4923,16 +5034,11 @@ static GET_ROGUE_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `get_rogue_policy_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetRoguePolicyTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetRoguePolicyTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_rogue_policy_template` (Get rogue policy template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4943,26 +5049,31 @@ pub struct GetRoguePolicyTemplate<'a> {
 }
 impl<'a> GetRoguePolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetRoguePolicyTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4971,6 +5082,7 @@ impl<'a> GetRoguePolicyTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5002,16 +5114,11 @@ static UPDATE_ROGUE_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `update_rogue_policy_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateRoguePolicyTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateRoguePolicyTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::update_rogue_policy_template` (Update rogue policy template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5022,21 +5129,25 @@ pub struct UpdateRoguePolicyTemplate<'a> {
 }
 impl<'a> UpdateRoguePolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateRoguePolicyTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5044,6 +5155,7 @@ impl<'a> UpdateRoguePolicyTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5058,6 +5170,7 @@ impl<'a> UpdateRoguePolicyTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5077,6 +5190,7 @@ impl<'a> UpdateRoguePolicyTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,

@@ -40,6 +40,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/wifiNetworks/query")]
     #[doc(alias = "POST /templates/wifiNetworks/query")]
     #[doc(alias = "WifiNetworkTemplate")]
+    #[inline]
     pub fn wifi_network_template(
         &self,
         body: &super::common::DynamicQueryPayload,
@@ -66,6 +67,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/wifiCallingServiceProfiles/query")]
     #[doc(alias = "POST /templates/wifiCallingServiceProfiles/query")]
     #[doc(alias = "getWifiCallingServiceProfileTemplates")]
+    #[inline]
     pub fn get_wifi_calling_service_profile_templates(
         &self,
         body: &super::common::DynamicQueryPayload,
@@ -94,6 +96,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/vlanPoolProfiles/query")]
     #[doc(alias = "POST /templates/vlanPoolProfiles/query")]
     #[doc(alias = "queryVlanPoolProfileTemplates")]
+    #[inline]
     pub fn query_vlan_pool_profile_templates(
         &self,
         body: &super::common::DynamicQueryPayload,
@@ -122,6 +125,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/syslogServerProfiles/query")]
     #[doc(alias = "POST /templates/syslogServerProfiles/query")]
     #[doc(alias = "getSyslogServerProfileTemplatesForView")]
+    #[inline]
     pub fn get_syslog_server_profile_templates_for_view(
         &self,
         body: &super::common::DynamicQueryPayload,
@@ -150,6 +154,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/radiusServerProfiles/query")]
     #[doc(alias = "POST /templates/radiusServerProfiles/query")]
     #[doc(alias = "getRadiusServerProfileTemplatesV2")]
+    #[inline]
     pub fn get_radius_server_profile_templates_v2(
         &self,
         body: &super::common::DynamicQueryPayload,
@@ -178,6 +183,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/ethernetPortProfiles/query")]
     #[doc(alias = "POST /templates/ethernetPortProfiles/query")]
     #[doc(alias = "getEthernetPortProfileTemplates")]
+    #[inline]
     pub fn get_ethernet_port_profile_templates(
         &self,
         body: &super::common::DynamicQueryPayload,
@@ -206,6 +212,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/dhcpConfigServiceProfiles/query")]
     #[doc(alias = "POST /templates/dhcpConfigServiceProfiles/query")]
     #[doc(alias = "queryDhcpConfigServiceProfileTemplatesForView")]
+    #[inline]
     pub fn query_dhcp_config_service_profile_templates_for_view(
         &self,
         body: &super::common::DynamicQueryPayload,
@@ -234,6 +241,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/dhcpConfigServiceProfiles")]
     #[doc(alias = "POST /templates/dhcpConfigServiceProfiles")]
     #[doc(alias = "createDhcpConfigServiceProfileTemplate")]
+    #[inline]
     pub fn create_dhcp_config_service_profile_template(
         &self,
         body: &super::common::DhcpConfigServiceProfile,
@@ -264,6 +272,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "DELETE /templates/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}"
     )]
     #[doc(alias = "deleteDhcpConfigServiceProfileTemplate")]
+    #[inline]
     pub fn delete_dhcp_config_service_profile_template(
         &self,
         dhcp_config_service_profile_id: &str,
@@ -292,6 +301,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "GET /templates/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}"
     )]
     #[doc(alias = "getDhcpConfigServiceProfileTemplate")]
+    #[inline]
     pub fn get_dhcp_config_service_profile_template(
         &self,
         dhcp_config_service_profile_id: &str,
@@ -322,6 +332,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "PUT /templates/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}"
     )]
     #[doc(alias = "updateDhcpConfigServiceProfileTemplate")]
+    #[inline]
     pub fn update_dhcp_config_service_profile_template(
         &self,
         dhcp_config_service_profile_id: &str,
@@ -351,6 +362,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/radiusServerProfiles")]
     #[doc(alias = "POST /templates/radiusServerProfiles")]
     #[doc(alias = "addRadiusServerProfileTemplateV1")]
+    #[inline]
     pub fn add_radius_server_profile_template_v1(
         &self,
         body: &super::common::RadiusServerProfile,
@@ -381,6 +393,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "DELETE /templates/radiusServerProfiles/{radiusServerProfileTemplateId}"
     )]
     #[doc(alias = "deleteRadiusServerProfileTemplateV1")]
+    #[inline]
     pub fn delete_radius_server_profile_template_v1(
         &self,
         radius_server_profile_template_id: &str,
@@ -407,6 +420,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/radiusServerProfiles/{radiusServerProfileTemplateId}")]
     #[doc(alias = "GET /templates/radiusServerProfiles/{radiusServerProfileTemplateId}")]
     #[doc(alias = "getRadiusServerProfileTemplateV1")]
+    #[inline]
     pub fn get_radius_server_profile_template_v1(
         &self,
         radius_server_profile_template_id: &str,
@@ -435,6 +449,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/radiusServerProfiles/{radiusServerProfileTemplateId}")]
     #[doc(alias = "PUT /templates/radiusServerProfiles/{radiusServerProfileTemplateId}")]
     #[doc(alias = "updateRadiusServerProfileTemplateV1")]
+    #[inline]
     pub fn update_radius_server_profile_template_v1(
         &self,
         radius_server_profile_template_id: &str,
@@ -464,6 +479,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/syslogServerProfiles")]
     #[doc(alias = "POST /templates/syslogServerProfiles")]
     #[doc(alias = "createSyslogServerProfileTemplate")]
+    #[inline]
     pub fn create_syslog_server_profile_template(
         &self,
         body: &super::common::SyslogServerProfile,
@@ -494,6 +510,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "DELETE /templates/syslogServerProfiles/{syslogServerProfileTemplateId}"
     )]
     #[doc(alias = "deleteSyslogServerProfileTemplate")]
+    #[inline]
     pub fn delete_syslog_server_profile_template(
         &self,
         syslog_server_profile_template_id: &str,
@@ -520,6 +537,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/syslogServerProfiles/{syslogServerProfileTemplateId}")]
     #[doc(alias = "GET /templates/syslogServerProfiles/{syslogServerProfileTemplateId}")]
     #[doc(alias = "getSyslogServerProfileTemplate")]
+    #[inline]
     pub fn get_syslog_server_profile_template(
         &self,
         syslog_server_profile_template_id: &str,
@@ -548,6 +566,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/syslogServerProfiles/{syslogServerProfileTemplateId}")]
     #[doc(alias = "PUT /templates/syslogServerProfiles/{syslogServerProfileTemplateId}")]
     #[doc(alias = "updateSyslogServerProfileTemplate")]
+    #[inline]
     pub fn update_syslog_server_profile_template(
         &self,
         syslog_server_profile_template_id: &str,
@@ -577,6 +596,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/tunnelServiceProfiles")]
     #[doc(alias = "POST /templates/tunnelServiceProfiles")]
     #[doc(alias = "createTunnelServiceProfileTemplate")]
+    #[inline]
     pub fn create_tunnel_service_profile_template(
         &self,
         body: &super::common::TunnelServiceProfile,
@@ -607,6 +627,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "DELETE /templates/tunnelServiceProfiles/{tunnelServiceProfileTemplateId}"
     )]
     #[doc(alias = "deleteTunnelServiceProfileTemplate")]
+    #[inline]
     pub fn delete_tunnel_service_profile_template(
         &self,
         tunnel_service_profile_template_id: &str,
@@ -635,6 +656,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "GET /templates/tunnelServiceProfiles/{tunnelServiceProfileTemplateId}"
     )]
     #[doc(alias = "getTunnelServiceProfileTemplate")]
+    #[inline]
     pub fn get_tunnel_service_profile_template(
         &self,
         tunnel_service_profile_template_id: &str,
@@ -665,6 +687,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "PUT /templates/tunnelServiceProfiles/{tunnelServiceProfileTemplateId}"
     )]
     #[doc(alias = "updateTunnelServiceProfileTemplate")]
+    #[inline]
     pub fn update_tunnel_service_profile_template(
         &self,
         tunnel_service_profile_template_id: &str,
@@ -694,6 +717,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/vlanPoolProfiles")]
     #[doc(alias = "POST /templates/vlanPoolProfiles")]
     #[doc(alias = "addVlanPoolProfileTemplate")]
+    #[inline]
     pub fn add_vlan_pool_profile_template(
         &self,
         body: &super::common::VlanPoolProfile,
@@ -720,6 +744,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/vlanPoolProfiles/{vlanPoolProfileTemplateId}")]
     #[doc(alias = "DELETE /templates/vlanPoolProfiles/{vlanPoolProfileTemplateId}")]
     #[doc(alias = "deleteVlanPoolProfileTemplate")]
+    #[inline]
     pub fn delete_vlan_pool_profile_template(
         &self,
         vlan_pool_profile_template_id: &str,
@@ -746,6 +771,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/vlanPoolProfiles/{vlanPoolProfileTemplateId}")]
     #[doc(alias = "GET /templates/vlanPoolProfiles/{vlanPoolProfileTemplateId}")]
     #[doc(alias = "getVlanPoolProfileTemplate")]
+    #[inline]
     pub fn get_vlan_pool_profile_template(
         &self,
         vlan_pool_profile_template_id: &str,
@@ -772,6 +798,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/vlanPoolProfiles/{vlanPoolProfileTemplateId}")]
     #[doc(alias = "PUT /templates/vlanPoolProfiles/{vlanPoolProfileTemplateId}")]
     #[doc(alias = "updateVlanPoolProfileTemplate")]
+    #[inline]
     pub fn update_vlan_pool_profile_template(
         &self,
         vlan_pool_profile_template_id: &str,
@@ -801,6 +828,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/wifiCallingServiceProfiles")]
     #[doc(alias = "POST /templates/wifiCallingServiceProfiles")]
     #[doc(alias = "createWifiCallingServiceProfileTemplate")]
+    #[inline]
     pub fn create_wifi_calling_service_profile_template(
         &self,
         body: &super::common::WifiCallingServiceProfile,
@@ -831,6 +859,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "DELETE /templates/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}"
     )]
     #[doc(alias = "deleteWifiCallingServiceProfileTemplate")]
+    #[inline]
     pub fn delete_wifi_calling_service_profile_template(
         &self,
         wifi_calling_service_profile_id: &str,
@@ -859,6 +888,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "GET /templates/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}"
     )]
     #[doc(alias = "getWiFiCallingServiceProfileTemplate")]
+    #[inline]
     pub fn get_wi_fi_calling_service_profile_template(
         &self,
         wifi_calling_service_profile_id: &str,
@@ -889,6 +919,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "PUT /templates/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}"
     )]
     #[doc(alias = "updateWifiCallingServiceProfileTemplate")]
+    #[inline]
     pub fn update_wifi_calling_service_profile_template(
         &self,
         wifi_calling_service_profile_id: &str,
@@ -923,6 +954,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "POST /templates/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}/cloneSettings"
     )]
     #[doc(alias = "cloneWifiCallingServiceProfileTemplate")]
+    #[inline]
     pub fn clone_wifi_calling_service_profile_template(
         &self,
         wifi_calling_service_profile_id: &str,
@@ -952,6 +984,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/wifiNetworks")]
     #[doc(alias = "POST /templates/wifiNetworks")]
     #[doc(alias = "createWifiNetworkTemplate")]
+    #[inline]
     pub fn create_wifi_network_template(
         &self,
         body: &super::common::WifiNetwork,
@@ -978,6 +1011,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/wifiNetworks/{wifiNetworkTemplateId}")]
     #[doc(alias = "DELETE /templates/wifiNetworks/{wifiNetworkTemplateId}")]
     #[doc(alias = "deleteWifiNetworkTemplate")]
+    #[inline]
     pub fn delete_wifi_network_template(
         &self,
         wifi_network_template_id: &str,
@@ -1002,6 +1036,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/wifiNetworks/{wifiNetworkTemplateId}")]
     #[doc(alias = "GET /templates/wifiNetworks/{wifiNetworkTemplateId}")]
     #[doc(alias = "getWifiNetworkTemplate")]
+    #[inline]
     pub fn get_wifi_network_template(
         &self,
         wifi_network_template_id: &str,
@@ -1028,6 +1063,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/wifiNetworks/{wifiNetworkTemplateId}")]
     #[doc(alias = "PUT /templates/wifiNetworks/{wifiNetworkTemplateId}")]
     #[doc(alias = "updateWifiNetworkTemplate")]
+    #[inline]
     pub fn update_wifi_network_template(
         &self,
         wifi_network_template_id: &str,
@@ -1060,6 +1096,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "DELETE /templates/wifiNetworks/{wifiNetworkTemplateId}/accessControlProfiles/{accessControlProfileTemplateId}"
     )]
     #[doc(alias = "deactivateAccessControlProfileTemplateOnWifiNetwork")]
+    #[inline]
     pub fn deactivate_access_control_profile_template_on_wifi_network(
         &self,
         wifi_network_template_id: &str,
@@ -1093,6 +1130,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "PUT /templates/wifiNetworks/{wifiNetworkTemplateId}/accessControlProfiles/{accessControlProfileTemplateId}"
     )]
     #[doc(alias = "activateAccessControlProfileTemplateOnWifiNetwork")]
+    #[inline]
     pub fn activate_access_control_profile_template_on_wifi_network(
         &self,
         wifi_network_template_id: &str,
@@ -1122,6 +1160,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "/templates/wifiNetworks/{wifiNetworkTemplateId}/cloneSettings")]
     #[doc(alias = "POST /templates/wifiNetworks/{wifiNetworkTemplateId}/cloneSettings")]
     #[doc(alias = "cloneWifiNetworkTemplate")]
+    #[inline]
     pub fn clone_wifi_network_template(
         &self,
         wifi_network_template_id: &str,
@@ -1154,6 +1193,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "PUT /templates/wifiNetworks/{wifiNetworkTemplateId}/dpskServices/{dpskServiceTemplateId}"
     )]
     #[doc(alias = "activateDpskServiceOnWifiNetworkTemplate")]
+    #[inline]
     pub fn activate_dpsk_service_on_wifi_network_template(
         &self,
         wifi_network_template_id: &str,
@@ -1187,6 +1227,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "PUT /templates/wifiNetworks/{wifiNetworkTemplateId}/portalServiceProfiles/{portalServiceProfileTemplateId}"
     )]
     #[doc(alias = "activatePortalServiceProfileTemplateOnWifiNetworkTemplate")]
+    #[inline]
     pub fn activate_portal_service_profile_template_on_wifi_network_template(
         &self,
         wifi_network_template_id: &str,
@@ -1218,6 +1259,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "GET /templates/wifiNetworks/{wifiNetworkTemplateId}/radiusServerProfileSettings"
     )]
     #[doc(alias = "getWifiNetworkTemplateRadiusServerProfileTemplateSettings")]
+    #[inline]
     pub fn get_wifi_network_template_radius_server_profile_template_settings(
         &self,
         wifi_network_template_id: &str,
@@ -1250,6 +1292,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "PUT /templates/wifiNetworks/{wifiNetworkTemplateId}/radiusServerProfileSettings"
     )]
     #[doc(alias = "updateWifiNetworkTemplateRadiusServerProfileTemplateSettings")]
+    #[inline]
     pub fn update_wifi_network_template_radius_server_profile_template_settings(
         &self,
         wifi_network_template_id: &str,
@@ -1284,6 +1327,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "DELETE /templates/wifiNetworks/{wifiNetworkTemplateId}/radiusServerProfiles/{radiusServerProfileTemplateId}"
     )]
     #[doc(alias = "deactivateRadiusServerProfileTemplateOnWifiNetworkTemplate")]
+    #[inline]
     pub fn deactivate_radius_server_profile_template_on_wifi_network_template(
         &self,
         wifi_network_template_id: &str,
@@ -1317,6 +1361,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "PUT /templates/wifiNetworks/{wifiNetworkTemplateId}/radiusServerProfiles/{radiusServerProfileTemplateId}"
     )]
     #[doc(alias = "activateRadiusServerProfileTemplateOnWifiNetworkTemplate")]
+    #[inline]
     pub fn activate_radius_server_profile_template_on_wifi_network_template(
         &self,
         wifi_network_template_id: &str,
@@ -1350,6 +1395,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "DELETE /templates/wifiNetworks/{wifiNetworkTemplateId}/vlanPoolProfiles/{vlanPoolProfileTemplateId}"
     )]
     #[doc(alias = "deactivateVlanPoolProfileTemplateOnWifiNetworkTemplate")]
+    #[inline]
     pub fn deactivate_vlan_pool_profile_template_on_wifi_network_template(
         &self,
         wifi_network_template_id: &str,
@@ -1383,6 +1429,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "PUT /templates/wifiNetworks/{wifiNetworkTemplateId}/vlanPoolProfiles/{vlanPoolProfileTemplateId}"
     )]
     #[doc(alias = "activateVlanPoolProfileTemplateOnWifiNetworkTemplate")]
+    #[inline]
     pub fn activate_vlan_pool_profile_template_on_wifi_network_template(
         &self,
         wifi_network_template_id: &str,
@@ -1416,6 +1463,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "DELETE /templates/wifiNetworks/{wifiNetworkTemplateId}/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}"
     )]
     #[doc(alias = "deactivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate")]
+    #[inline]
     pub fn deactivate_wifi_calling_service_profile_template_on_wifi_network_template(
         &self,
         wifi_network_template_id: &str,
@@ -1449,6 +1497,7 @@ impl<'a> WifiTemplatesClient<'a> {
         alias = "PUT /templates/wifiNetworks/{wifiNetworkTemplateId}/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}"
     )]
     #[doc(alias = "activateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate")]
+    #[inline]
     pub fn activate_wifi_calling_service_profile_template_on_wifi_network_template(
         &self,
         wifi_network_template_id: &str,
@@ -1484,16 +1533,11 @@ static WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `wifi_network_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum WifiNetworkTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type WifiNetworkTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::wifi_network_template` (Wifi network template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1504,11 +1548,13 @@ pub struct WifiNetworkTemplate<'a> {
 }
 impl<'a> WifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: WifiNetworkTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -1521,28 +1567,33 @@ impl<'a> WifiNetworkTemplate<'a> {
     /// Every page from page 1, each decoded like `send` (items in `venueApGroups`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::WifiNetworkRow> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `venueApGroups`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::VenueApGroupQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1551,6 +1602,7 @@ impl<'a> WifiNetworkTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1582,16 +1634,11 @@ static GET_WIFI_CALLING_SERVICE_PROFILE_TEMPLATES: ruckus_one_runtime::Operation
 };
 /// Representations offered by `get_wifi_calling_service_profile_templates`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetWifiCallingServiceProfileTemplatesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetWifiCallingServiceProfileTemplatesVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::get_wifi_calling_service_profile_templates` (Get wifi calling service profile templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1602,11 +1649,13 @@ pub struct GetWifiCallingServiceProfileTemplates<'a> {
 }
 impl<'a> GetWifiCallingServiceProfileTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetWifiCallingServiceProfileTemplatesVersion,
@@ -1622,6 +1671,7 @@ impl<'a> GetWifiCallingServiceProfileTemplates<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -1633,6 +1683,7 @@ impl<'a> GetWifiCallingServiceProfileTemplates<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -1642,16 +1693,19 @@ impl<'a> GetWifiCallingServiceProfileTemplates<'a> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1663,6 +1717,7 @@ impl<'a> GetWifiCallingServiceProfileTemplates<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1696,16 +1751,11 @@ static QUERY_VLAN_POOL_PROFILE_TEMPLATES: ruckus_one_runtime::Operation = ruckus
 };
 /// Representations offered by `query_vlan_pool_profile_templates`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVlanPoolProfileTemplatesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVlanPoolProfileTemplatesVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::query_vlan_pool_profile_templates` (Query vlan pool profile templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1716,11 +1766,13 @@ pub struct QueryVlanPoolProfileTemplates<'a> {
 }
 impl<'a> QueryVlanPoolProfileTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryVlanPoolProfileTemplatesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -1733,6 +1785,7 @@ impl<'a> QueryVlanPoolProfileTemplates<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -1744,22 +1797,26 @@ impl<'a> QueryVlanPoolProfileTemplates<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::VlanPoolProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1771,6 +1828,7 @@ impl<'a> QueryVlanPoolProfileTemplates<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1804,16 +1862,11 @@ static GET_SYSLOG_SERVER_PROFILE_TEMPLATES_FOR_VIEW: ruckus_one_runtime::Operati
 };
 /// Representations offered by `get_syslog_server_profile_templates_for_view`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetSyslogServerProfileTemplatesForViewVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetSyslogServerProfileTemplatesForViewVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::get_syslog_server_profile_templates_for_view` (Get syslog server profile templates for view).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1824,11 +1877,13 @@ pub struct GetSyslogServerProfileTemplatesForView<'a> {
 }
 impl<'a> GetSyslogServerProfileTemplatesForView<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetSyslogServerProfileTemplatesForViewVersion,
@@ -1844,6 +1899,7 @@ impl<'a> GetSyslogServerProfileTemplatesForView<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -1855,22 +1911,26 @@ impl<'a> GetSyslogServerProfileTemplatesForView<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::SyslogServerProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1882,6 +1942,7 @@ impl<'a> GetSyslogServerProfileTemplatesForView<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -1919,18 +1980,12 @@ static GET_RADIUS_SERVER_PROFILE_TEMPLATES_V2: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `get_radius_server_profile_templates_v2`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json`
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetRadiusServerProfileTemplatesV2Version {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetRadiusServerProfileTemplatesV2Version = super::versions::V1_1OrV1OrJson;
 /// Request builder for `WifiTemplatesClient::get_radius_server_profile_templates_v2` (Get radius server profile templates v2).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1941,11 +1996,13 @@ pub struct GetRadiusServerProfileTemplatesV2<'a> {
 }
 impl<'a> GetRadiusServerProfileTemplatesV2<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetRadiusServerProfileTemplatesV2Version) -> Self {
         self.req.version(version as usize);
         self
@@ -1958,6 +2015,7 @@ impl<'a> GetRadiusServerProfileTemplatesV2<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -1969,22 +2027,26 @@ impl<'a> GetRadiusServerProfileTemplatesV2<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::RadiusServerProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -1996,6 +2058,7 @@ impl<'a> GetRadiusServerProfileTemplatesV2<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2029,16 +2092,11 @@ static GET_ETHERNET_PORT_PROFILE_TEMPLATES: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `get_ethernet_port_profile_templates`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetEthernetPortProfileTemplatesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetEthernetPortProfileTemplatesVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::get_ethernet_port_profile_templates` (Get ethernet port profile templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2049,11 +2107,13 @@ pub struct GetEthernetPortProfileTemplates<'a> {
 }
 impl<'a> GetEthernetPortProfileTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetEthernetPortProfileTemplatesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -2066,6 +2126,7 @@ impl<'a> GetEthernetPortProfileTemplates<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -2077,22 +2138,26 @@ impl<'a> GetEthernetPortProfileTemplates<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::EthernetPortProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2104,6 +2169,7 @@ impl<'a> GetEthernetPortProfileTemplates<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2137,16 +2203,11 @@ static QUERY_DHCP_CONFIG_SERVICE_PROFILE_TEMPLATES_FOR_VIEW: ruckus_one_runtime:
 };
 /// Representations offered by `query_dhcp_config_service_profile_templates_for_view`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryDhcpConfigServiceProfileTemplatesForViewVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryDhcpConfigServiceProfileTemplatesForViewVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::query_dhcp_config_service_profile_templates_for_view` (Query dhcp config service profile templates for view).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2157,11 +2218,13 @@ pub struct QueryDhcpConfigServiceProfileTemplatesForView<'a> {
 }
 impl<'a> QueryDhcpConfigServiceProfileTemplatesForView<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: QueryDhcpConfigServiceProfileTemplatesForViewVersion,
@@ -2177,6 +2240,7 @@ impl<'a> QueryDhcpConfigServiceProfileTemplatesForView<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -2188,6 +2252,7 @@ impl<'a> QueryDhcpConfigServiceProfileTemplatesForView<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -2197,16 +2262,19 @@ impl<'a> QueryDhcpConfigServiceProfileTemplatesForView<'a> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2218,6 +2286,7 @@ impl<'a> QueryDhcpConfigServiceProfileTemplatesForView<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2251,16 +2320,11 @@ static CREATE_DHCP_CONFIG_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `create_dhcp_config_service_profile_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateDhcpConfigServiceProfileTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateDhcpConfigServiceProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiTemplatesClient::create_dhcp_config_service_profile_template` (Create dhcp config service profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2271,11 +2335,13 @@ pub struct CreateDhcpConfigServiceProfileTemplate<'a> {
 }
 impl<'a> CreateDhcpConfigServiceProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: CreateDhcpConfigServiceProfileTemplateVersion,
@@ -2284,11 +2350,13 @@ impl<'a> CreateDhcpConfigServiceProfileTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2296,6 +2364,7 @@ impl<'a> CreateDhcpConfigServiceProfileTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2310,6 +2379,7 @@ impl<'a> CreateDhcpConfigServiceProfileTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2327,6 +2397,7 @@ impl<'a> CreateDhcpConfigServiceProfileTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2362,16 +2433,11 @@ static DELETE_DHCP_CONFIG_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `delete_dhcp_config_service_profile_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteDhcpConfigServiceProfileTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteDhcpConfigServiceProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiTemplatesClient::delete_dhcp_config_service_profile_template` (Delete dhcp config service profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2382,11 +2448,13 @@ pub struct DeleteDhcpConfigServiceProfileTemplate<'a> {
 }
 impl<'a> DeleteDhcpConfigServiceProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeleteDhcpConfigServiceProfileTemplateVersion,
@@ -2395,11 +2463,13 @@ impl<'a> DeleteDhcpConfigServiceProfileTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2407,6 +2477,7 @@ impl<'a> DeleteDhcpConfigServiceProfileTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2421,6 +2492,7 @@ impl<'a> DeleteDhcpConfigServiceProfileTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2440,6 +2512,7 @@ impl<'a> DeleteDhcpConfigServiceProfileTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2475,16 +2548,11 @@ static GET_DHCP_CONFIG_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `get_dhcp_config_service_profile_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetDhcpConfigServiceProfileTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetDhcpConfigServiceProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiTemplatesClient::get_dhcp_config_service_profile_template` (Get dhcp config service profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2495,11 +2563,13 @@ pub struct GetDhcpConfigServiceProfileTemplate<'a> {
 }
 impl<'a> GetDhcpConfigServiceProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetDhcpConfigServiceProfileTemplateVersion,
@@ -2508,16 +2578,19 @@ impl<'a> GetDhcpConfigServiceProfileTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2529,6 +2602,7 @@ impl<'a> GetDhcpConfigServiceProfileTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2560,16 +2634,11 @@ static UPDATE_DHCP_CONFIG_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `update_dhcp_config_service_profile_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateDhcpConfigServiceProfileTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateDhcpConfigServiceProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiTemplatesClient::update_dhcp_config_service_profile_template` (Update dhcp config service profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2580,11 +2649,13 @@ pub struct UpdateDhcpConfigServiceProfileTemplate<'a> {
 }
 impl<'a> UpdateDhcpConfigServiceProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateDhcpConfigServiceProfileTemplateVersion,
@@ -2593,11 +2664,13 @@ impl<'a> UpdateDhcpConfigServiceProfileTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2605,6 +2678,7 @@ impl<'a> UpdateDhcpConfigServiceProfileTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2619,6 +2693,7 @@ impl<'a> UpdateDhcpConfigServiceProfileTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2638,6 +2713,7 @@ impl<'a> UpdateDhcpConfigServiceProfileTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2673,16 +2749,11 @@ static ADD_RADIUS_SERVER_PROFILE_TEMPLATE_V1: ruckus_one_runtime::Operation = ru
 };
 /// Representations offered by `add_radius_server_profile_template_v1`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddRadiusServerProfileTemplateV1Version {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type AddRadiusServerProfileTemplateV1Version = super::versions::V1_1OrJson;
 /// Request builder for `WifiTemplatesClient::add_radius_server_profile_template_v1` (Add radius server profile template v1).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2693,21 +2764,25 @@ pub struct AddRadiusServerProfileTemplateV1<'a> {
 }
 impl<'a> AddRadiusServerProfileTemplateV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddRadiusServerProfileTemplateV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2715,6 +2790,7 @@ impl<'a> AddRadiusServerProfileTemplateV1<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2729,6 +2805,7 @@ impl<'a> AddRadiusServerProfileTemplateV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2746,6 +2823,7 @@ impl<'a> AddRadiusServerProfileTemplateV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2781,16 +2859,11 @@ static DELETE_RADIUS_SERVER_PROFILE_TEMPLATE_V1: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `delete_radius_server_profile_template_v1`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteRadiusServerProfileTemplateV1Version {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteRadiusServerProfileTemplateV1Version = super::versions::V1_1OrJson;
 /// Request builder for `WifiTemplatesClient::delete_radius_server_profile_template_v1` (Delete radius server profile template v1).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2801,11 +2874,13 @@ pub struct DeleteRadiusServerProfileTemplateV1<'a> {
 }
 impl<'a> DeleteRadiusServerProfileTemplateV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeleteRadiusServerProfileTemplateV1Version,
@@ -2814,11 +2889,13 @@ impl<'a> DeleteRadiusServerProfileTemplateV1<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2826,6 +2903,7 @@ impl<'a> DeleteRadiusServerProfileTemplateV1<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2840,6 +2918,7 @@ impl<'a> DeleteRadiusServerProfileTemplateV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2859,6 +2938,7 @@ impl<'a> DeleteRadiusServerProfileTemplateV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -2894,16 +2974,11 @@ static GET_RADIUS_SERVER_PROFILE_TEMPLATE_V1: ruckus_one_runtime::Operation = ru
 };
 /// Representations offered by `get_radius_server_profile_template_v1`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetRadiusServerProfileTemplateV1Version {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetRadiusServerProfileTemplateV1Version = super::versions::V1_1OrJson;
 /// Request builder for `WifiTemplatesClient::get_radius_server_profile_template_v1` (Get radius server profile template v1).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2914,26 +2989,31 @@ pub struct GetRadiusServerProfileTemplateV1<'a> {
 }
 impl<'a> GetRadiusServerProfileTemplateV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetRadiusServerProfileTemplateV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2942,6 +3022,7 @@ impl<'a> GetRadiusServerProfileTemplateV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2973,16 +3054,11 @@ static UPDATE_RADIUS_SERVER_PROFILE_TEMPLATE_V1: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `update_radius_server_profile_template_v1`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateRadiusServerProfileTemplateV1Version {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateRadiusServerProfileTemplateV1Version = super::versions::V1_1OrJson;
 /// Request builder for `WifiTemplatesClient::update_radius_server_profile_template_v1` (Update radius server profile template v1).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2993,11 +3069,13 @@ pub struct UpdateRadiusServerProfileTemplateV1<'a> {
 }
 impl<'a> UpdateRadiusServerProfileTemplateV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateRadiusServerProfileTemplateV1Version,
@@ -3006,11 +3084,13 @@ impl<'a> UpdateRadiusServerProfileTemplateV1<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3018,6 +3098,7 @@ impl<'a> UpdateRadiusServerProfileTemplateV1<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3032,6 +3113,7 @@ impl<'a> UpdateRadiusServerProfileTemplateV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3051,6 +3133,7 @@ impl<'a> UpdateRadiusServerProfileTemplateV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3086,16 +3169,11 @@ static CREATE_SYSLOG_SERVER_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ru
 };
 /// Representations offered by `create_syslog_server_profile_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateSyslogServerProfileTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateSyslogServerProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiTemplatesClient::create_syslog_server_profile_template` (Create syslog server profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3106,21 +3184,25 @@ pub struct CreateSyslogServerProfileTemplate<'a> {
 }
 impl<'a> CreateSyslogServerProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateSyslogServerProfileTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3128,6 +3210,7 @@ impl<'a> CreateSyslogServerProfileTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3142,6 +3225,7 @@ impl<'a> CreateSyslogServerProfileTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3159,6 +3243,7 @@ impl<'a> CreateSyslogServerProfileTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3194,16 +3279,11 @@ static DELETE_SYSLOG_SERVER_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ru
 };
 /// Representations offered by `delete_syslog_server_profile_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteSyslogServerProfileTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteSyslogServerProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiTemplatesClient::delete_syslog_server_profile_template` (Delete syslog server profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3214,21 +3294,25 @@ pub struct DeleteSyslogServerProfileTemplate<'a> {
 }
 impl<'a> DeleteSyslogServerProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteSyslogServerProfileTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3236,6 +3320,7 @@ impl<'a> DeleteSyslogServerProfileTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3250,6 +3335,7 @@ impl<'a> DeleteSyslogServerProfileTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3269,6 +3355,7 @@ impl<'a> DeleteSyslogServerProfileTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3304,16 +3391,11 @@ static GET_SYSLOG_SERVER_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `get_syslog_server_profile_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetSyslogServerProfileTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetSyslogServerProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiTemplatesClient::get_syslog_server_profile_template` (Get syslog server profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3324,26 +3406,31 @@ pub struct GetSyslogServerProfileTemplate<'a> {
 }
 impl<'a> GetSyslogServerProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetSyslogServerProfileTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3352,6 +3439,7 @@ impl<'a> GetSyslogServerProfileTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3383,16 +3471,11 @@ static UPDATE_SYSLOG_SERVER_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ru
 };
 /// Representations offered by `update_syslog_server_profile_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateSyslogServerProfileTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateSyslogServerProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiTemplatesClient::update_syslog_server_profile_template` (Update syslog server profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3403,21 +3486,25 @@ pub struct UpdateSyslogServerProfileTemplate<'a> {
 }
 impl<'a> UpdateSyslogServerProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateSyslogServerProfileTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3425,6 +3512,7 @@ impl<'a> UpdateSyslogServerProfileTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3439,6 +3527,7 @@ impl<'a> UpdateSyslogServerProfileTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3458,6 +3547,7 @@ impl<'a> UpdateSyslogServerProfileTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3493,16 +3583,11 @@ static CREATE_TUNNEL_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `create_tunnel_service_profile_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateTunnelServiceProfileTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateTunnelServiceProfileTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::create_tunnel_service_profile_template` (Create tunnel service profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3513,11 +3598,13 @@ pub struct CreateTunnelServiceProfileTemplate<'a> {
 }
 impl<'a> CreateTunnelServiceProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: CreateTunnelServiceProfileTemplateVersion,
@@ -3526,11 +3613,13 @@ impl<'a> CreateTunnelServiceProfileTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3538,6 +3627,7 @@ impl<'a> CreateTunnelServiceProfileTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3552,6 +3642,7 @@ impl<'a> CreateTunnelServiceProfileTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3569,6 +3660,7 @@ impl<'a> CreateTunnelServiceProfileTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3604,16 +3696,11 @@ static DELETE_TUNNEL_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `delete_tunnel_service_profile_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteTunnelServiceProfileTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteTunnelServiceProfileTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::delete_tunnel_service_profile_template` (Delete tunnel service profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3624,11 +3711,13 @@ pub struct DeleteTunnelServiceProfileTemplate<'a> {
 }
 impl<'a> DeleteTunnelServiceProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeleteTunnelServiceProfileTemplateVersion,
@@ -3637,11 +3726,13 @@ impl<'a> DeleteTunnelServiceProfileTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3649,6 +3740,7 @@ impl<'a> DeleteTunnelServiceProfileTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3663,6 +3755,7 @@ impl<'a> DeleteTunnelServiceProfileTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3682,6 +3775,7 @@ impl<'a> DeleteTunnelServiceProfileTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3717,16 +3811,11 @@ static GET_TUNNEL_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `get_tunnel_service_profile_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetTunnelServiceProfileTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetTunnelServiceProfileTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::get_tunnel_service_profile_template` (Get tunnel service profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3737,26 +3826,31 @@ pub struct GetTunnelServiceProfileTemplate<'a> {
 }
 impl<'a> GetTunnelServiceProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetTunnelServiceProfileTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3765,6 +3859,7 @@ impl<'a> GetTunnelServiceProfileTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3796,16 +3891,11 @@ static UPDATE_TUNNEL_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `update_tunnel_service_profile_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateTunnelServiceProfileTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateTunnelServiceProfileTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::update_tunnel_service_profile_template` (Update tunnel service profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3816,11 +3906,13 @@ pub struct UpdateTunnelServiceProfileTemplate<'a> {
 }
 impl<'a> UpdateTunnelServiceProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateTunnelServiceProfileTemplateVersion,
@@ -3829,11 +3921,13 @@ impl<'a> UpdateTunnelServiceProfileTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3841,6 +3935,7 @@ impl<'a> UpdateTunnelServiceProfileTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3855,6 +3950,7 @@ impl<'a> UpdateTunnelServiceProfileTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3874,6 +3970,7 @@ impl<'a> UpdateTunnelServiceProfileTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3909,16 +4006,11 @@ static ADD_VLAN_POOL_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `add_vlan_pool_profile_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddVlanPoolProfileTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type AddVlanPoolProfileTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::add_vlan_pool_profile_template` (Add vlan pool profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3929,21 +4021,25 @@ pub struct AddVlanPoolProfileTemplate<'a> {
 }
 impl<'a> AddVlanPoolProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: AddVlanPoolProfileTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3951,6 +4047,7 @@ impl<'a> AddVlanPoolProfileTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3965,6 +4062,7 @@ impl<'a> AddVlanPoolProfileTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3982,6 +4080,7 @@ impl<'a> AddVlanPoolProfileTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4017,16 +4116,11 @@ static DELETE_VLAN_POOL_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruckus
 };
 /// Representations offered by `delete_vlan_pool_profile_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVlanPoolProfileTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteVlanPoolProfileTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::delete_vlan_pool_profile_template` (Delete vlan pool profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4037,21 +4131,25 @@ pub struct DeleteVlanPoolProfileTemplate<'a> {
 }
 impl<'a> DeleteVlanPoolProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVlanPoolProfileTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4059,6 +4157,7 @@ impl<'a> DeleteVlanPoolProfileTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4073,6 +4172,7 @@ impl<'a> DeleteVlanPoolProfileTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4092,6 +4192,7 @@ impl<'a> DeleteVlanPoolProfileTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4127,16 +4228,11 @@ static GET_VLAN_POOL_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `get_vlan_pool_profile_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVlanPoolProfileTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVlanPoolProfileTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::get_vlan_pool_profile_template` (Get vlan pool profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4147,26 +4243,31 @@ pub struct GetVlanPoolProfileTemplate<'a> {
 }
 impl<'a> GetVlanPoolProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVlanPoolProfileTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4175,6 +4276,7 @@ impl<'a> GetVlanPoolProfileTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4206,16 +4308,11 @@ static UPDATE_VLAN_POOL_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruckus
 };
 /// Representations offered by `update_vlan_pool_profile_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVlanPoolProfileTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVlanPoolProfileTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::update_vlan_pool_profile_template` (Update vlan pool profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4226,21 +4323,25 @@ pub struct UpdateVlanPoolProfileTemplate<'a> {
 }
 impl<'a> UpdateVlanPoolProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVlanPoolProfileTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4248,6 +4349,7 @@ impl<'a> UpdateVlanPoolProfileTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4262,6 +4364,7 @@ impl<'a> UpdateVlanPoolProfileTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4281,6 +4384,7 @@ impl<'a> UpdateVlanPoolProfileTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4316,16 +4420,11 @@ static CREATE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::Operati
 };
 /// Representations offered by `create_wifi_calling_service_profile_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateWifiCallingServiceProfileTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateWifiCallingServiceProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiTemplatesClient::create_wifi_calling_service_profile_template` (Create wifi calling service profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4336,11 +4435,13 @@ pub struct CreateWifiCallingServiceProfileTemplate<'a> {
 }
 impl<'a> CreateWifiCallingServiceProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: CreateWifiCallingServiceProfileTemplateVersion,
@@ -4349,11 +4450,13 @@ impl<'a> CreateWifiCallingServiceProfileTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4361,6 +4464,7 @@ impl<'a> CreateWifiCallingServiceProfileTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4375,6 +4479,7 @@ impl<'a> CreateWifiCallingServiceProfileTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4392,6 +4497,7 @@ impl<'a> CreateWifiCallingServiceProfileTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4427,16 +4533,11 @@ static DELETE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::Operati
 };
 /// Representations offered by `delete_wifi_calling_service_profile_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteWifiCallingServiceProfileTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteWifiCallingServiceProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiTemplatesClient::delete_wifi_calling_service_profile_template` (Delete wifi calling service profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4447,11 +4548,13 @@ pub struct DeleteWifiCallingServiceProfileTemplate<'a> {
 }
 impl<'a> DeleteWifiCallingServiceProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeleteWifiCallingServiceProfileTemplateVersion,
@@ -4460,11 +4563,13 @@ impl<'a> DeleteWifiCallingServiceProfileTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4472,6 +4577,7 @@ impl<'a> DeleteWifiCallingServiceProfileTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4486,6 +4592,7 @@ impl<'a> DeleteWifiCallingServiceProfileTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4505,6 +4612,7 @@ impl<'a> DeleteWifiCallingServiceProfileTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4540,16 +4648,11 @@ static GET_WI_FI_CALLING_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::Operation
 };
 /// Representations offered by `get_wi_fi_calling_service_profile_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetWiFiCallingServiceProfileTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetWiFiCallingServiceProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiTemplatesClient::get_wi_fi_calling_service_profile_template` (Get wi fi calling service profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4560,11 +4663,13 @@ pub struct GetWiFiCallingServiceProfileTemplate<'a> {
 }
 impl<'a> GetWiFiCallingServiceProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetWiFiCallingServiceProfileTemplateVersion,
@@ -4573,16 +4678,19 @@ impl<'a> GetWiFiCallingServiceProfileTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4594,6 +4702,7 @@ impl<'a> GetWiFiCallingServiceProfileTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4625,16 +4734,11 @@ static UPDATE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::Operati
 };
 /// Representations offered by `update_wifi_calling_service_profile_template`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateWifiCallingServiceProfileTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateWifiCallingServiceProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiTemplatesClient::update_wifi_calling_service_profile_template` (Update wifi calling service profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4645,11 +4749,13 @@ pub struct UpdateWifiCallingServiceProfileTemplate<'a> {
 }
 impl<'a> UpdateWifiCallingServiceProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateWifiCallingServiceProfileTemplateVersion,
@@ -4658,11 +4764,13 @@ impl<'a> UpdateWifiCallingServiceProfileTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4670,6 +4778,7 @@ impl<'a> UpdateWifiCallingServiceProfileTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4684,6 +4793,7 @@ impl<'a> UpdateWifiCallingServiceProfileTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4703,6 +4813,7 @@ impl<'a> UpdateWifiCallingServiceProfileTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4738,16 +4849,11 @@ static CLONE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `clone_wifi_calling_service_profile_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CloneWifiCallingServiceProfileTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CloneWifiCallingServiceProfileTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::clone_wifi_calling_service_profile_template` (Clone wifi calling service profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4758,11 +4864,13 @@ pub struct CloneWifiCallingServiceProfileTemplate<'a> {
 }
 impl<'a> CloneWifiCallingServiceProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: CloneWifiCallingServiceProfileTemplateVersion,
@@ -4771,11 +4879,13 @@ impl<'a> CloneWifiCallingServiceProfileTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4783,6 +4893,7 @@ impl<'a> CloneWifiCallingServiceProfileTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4797,6 +4908,7 @@ impl<'a> CloneWifiCallingServiceProfileTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4814,6 +4926,7 @@ impl<'a> CloneWifiCallingServiceProfileTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4849,16 +4962,11 @@ static CREATE_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `create_wifi_network_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateWifiNetworkTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateWifiNetworkTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::create_wifi_network_template` (Create wifi network template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4869,21 +4977,25 @@ pub struct CreateWifiNetworkTemplate<'a> {
 }
 impl<'a> CreateWifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateWifiNetworkTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4891,6 +5003,7 @@ impl<'a> CreateWifiNetworkTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4905,6 +5018,7 @@ impl<'a> CreateWifiNetworkTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4922,6 +5036,7 @@ impl<'a> CreateWifiNetworkTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4957,16 +5072,11 @@ static DELETE_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `delete_wifi_network_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteWifiNetworkTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteWifiNetworkTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::delete_wifi_network_template` (Delete wifi network template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4977,21 +5087,25 @@ pub struct DeleteWifiNetworkTemplate<'a> {
 }
 impl<'a> DeleteWifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteWifiNetworkTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4999,6 +5113,7 @@ impl<'a> DeleteWifiNetworkTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5013,6 +5128,7 @@ impl<'a> DeleteWifiNetworkTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5032,6 +5148,7 @@ impl<'a> DeleteWifiNetworkTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5067,16 +5184,11 @@ static GET_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `get_wifi_network_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetWifiNetworkTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetWifiNetworkTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::get_wifi_network_template` (Get wifi network template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5087,26 +5199,31 @@ pub struct GetWifiNetworkTemplate<'a> {
 }
 impl<'a> GetWifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetWifiNetworkTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5115,6 +5232,7 @@ impl<'a> GetWifiNetworkTemplate<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5146,16 +5264,11 @@ static UPDATE_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `update_wifi_network_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateWifiNetworkTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateWifiNetworkTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::update_wifi_network_template` (Update wifi network template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5166,21 +5279,25 @@ pub struct UpdateWifiNetworkTemplate<'a> {
 }
 impl<'a> UpdateWifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateWifiNetworkTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5188,6 +5305,7 @@ impl<'a> UpdateWifiNetworkTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5202,6 +5320,7 @@ impl<'a> UpdateWifiNetworkTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5221,6 +5340,7 @@ impl<'a> UpdateWifiNetworkTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5256,16 +5376,11 @@ static DEACTIVATE_ACCESS_CONTROL_PROFILE_TEMPLATE_ON_WIFI_NETWORK: ruckus_one_ru
 };
 /// Representations offered by `deactivate_access_control_profile_template_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateAccessControlProfileTemplateOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateAccessControlProfileTemplateOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::deactivate_access_control_profile_template_on_wifi_network` (Deactivate access control profile template on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5276,11 +5391,13 @@ pub struct DeactivateAccessControlProfileTemplateOnWifiNetwork<'a> {
 }
 impl<'a> DeactivateAccessControlProfileTemplateOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateAccessControlProfileTemplateOnWifiNetworkVersion,
@@ -5289,11 +5406,13 @@ impl<'a> DeactivateAccessControlProfileTemplateOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5301,6 +5420,7 @@ impl<'a> DeactivateAccessControlProfileTemplateOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5315,6 +5435,7 @@ impl<'a> DeactivateAccessControlProfileTemplateOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5334,6 +5455,7 @@ impl<'a> DeactivateAccessControlProfileTemplateOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5369,16 +5491,11 @@ static ACTIVATE_ACCESS_CONTROL_PROFILE_TEMPLATE_ON_WIFI_NETWORK: ruckus_one_runt
 };
 /// Representations offered by `activate_access_control_profile_template_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateAccessControlProfileTemplateOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateAccessControlProfileTemplateOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::activate_access_control_profile_template_on_wifi_network` (Activate access control profile template on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5389,11 +5506,13 @@ pub struct ActivateAccessControlProfileTemplateOnWifiNetwork<'a> {
 }
 impl<'a> ActivateAccessControlProfileTemplateOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateAccessControlProfileTemplateOnWifiNetworkVersion,
@@ -5402,11 +5521,13 @@ impl<'a> ActivateAccessControlProfileTemplateOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5414,6 +5535,7 @@ impl<'a> ActivateAccessControlProfileTemplateOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5428,6 +5550,7 @@ impl<'a> ActivateAccessControlProfileTemplateOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5447,6 +5570,7 @@ impl<'a> ActivateAccessControlProfileTemplateOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5482,16 +5606,11 @@ static CLONE_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `clone_wifi_network_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CloneWifiNetworkTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CloneWifiNetworkTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::clone_wifi_network_template` (Clone wifi network template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5502,21 +5621,25 @@ pub struct CloneWifiNetworkTemplate<'a> {
 }
 impl<'a> CloneWifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CloneWifiNetworkTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5524,6 +5647,7 @@ impl<'a> CloneWifiNetworkTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5538,6 +5662,7 @@ impl<'a> CloneWifiNetworkTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5555,6 +5680,7 @@ impl<'a> CloneWifiNetworkTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5590,16 +5716,11 @@ static ACTIVATE_DPSK_SERVICE_ON_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::Opera
 };
 /// Representations offered by `activate_dpsk_service_on_wifi_network_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateDpskServiceOnWifiNetworkTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateDpskServiceOnWifiNetworkTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::activate_dpsk_service_on_wifi_network_template` (Activate dpsk service on wifi network template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5610,11 +5731,13 @@ pub struct ActivateDpskServiceOnWifiNetworkTemplate<'a> {
 }
 impl<'a> ActivateDpskServiceOnWifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateDpskServiceOnWifiNetworkTemplateVersion,
@@ -5623,11 +5746,13 @@ impl<'a> ActivateDpskServiceOnWifiNetworkTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5635,6 +5760,7 @@ impl<'a> ActivateDpskServiceOnWifiNetworkTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5649,6 +5775,7 @@ impl<'a> ActivateDpskServiceOnWifiNetworkTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5668,6 +5795,7 @@ impl<'a> ActivateDpskServiceOnWifiNetworkTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5703,16 +5831,11 @@ static ACTIVATE_PORTAL_SERVICE_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE: ruckus
 };
 /// Representations offered by `activate_portal_service_profile_template_on_wifi_network_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivatePortalServiceProfileTemplateOnWifiNetworkTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivatePortalServiceProfileTemplateOnWifiNetworkTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::activate_portal_service_profile_template_on_wifi_network_template` (Activate portal service profile template on wifi network template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5723,11 +5846,13 @@ pub struct ActivatePortalServiceProfileTemplateOnWifiNetworkTemplate<'a> {
 }
 impl<'a> ActivatePortalServiceProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivatePortalServiceProfileTemplateOnWifiNetworkTemplateVersion,
@@ -5736,11 +5861,13 @@ impl<'a> ActivatePortalServiceProfileTemplateOnWifiNetworkTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5748,6 +5875,7 @@ impl<'a> ActivatePortalServiceProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5762,6 +5890,7 @@ impl<'a> ActivatePortalServiceProfileTemplateOnWifiNetworkTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5781,6 +5910,7 @@ impl<'a> ActivatePortalServiceProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5816,16 +5946,11 @@ static GET_WIFI_NETWORK_TEMPLATE_RADIUS_SERVER_PROFILE_TEMPLATE_SETTINGS: ruckus
 };
 /// Representations offered by `get_wifi_network_template_radius_server_profile_template_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetWifiNetworkTemplateRadiusServerProfileTemplateSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetWifiNetworkTemplateRadiusServerProfileTemplateSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::get_wifi_network_template_radius_server_profile_template_settings` (Get wifi network template radius server profile template settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5836,11 +5961,13 @@ pub struct GetWifiNetworkTemplateRadiusServerProfileTemplateSettings<'a> {
 }
 impl<'a> GetWifiNetworkTemplateRadiusServerProfileTemplateSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetWifiNetworkTemplateRadiusServerProfileTemplateSettingsVersion,
@@ -5849,16 +5976,19 @@ impl<'a> GetWifiNetworkTemplateRadiusServerProfileTemplateSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5870,6 +6000,7 @@ impl<'a> GetWifiNetworkTemplateRadiusServerProfileTemplateSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5903,16 +6034,11 @@ static UPDATE_WIFI_NETWORK_TEMPLATE_RADIUS_SERVER_PROFILE_TEMPLATE_SETTINGS: ruc
 };
 /// Representations offered by `update_wifi_network_template_radius_server_profile_template_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateWifiNetworkTemplateRadiusServerProfileTemplateSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateWifiNetworkTemplateRadiusServerProfileTemplateSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::update_wifi_network_template_radius_server_profile_template_settings` (Update wifi network template radius server profile template settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5923,11 +6049,13 @@ pub struct UpdateWifiNetworkTemplateRadiusServerProfileTemplateSettings<'a> {
 }
 impl<'a> UpdateWifiNetworkTemplateRadiusServerProfileTemplateSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateWifiNetworkTemplateRadiusServerProfileTemplateSettingsVersion,
@@ -5936,11 +6064,13 @@ impl<'a> UpdateWifiNetworkTemplateRadiusServerProfileTemplateSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5948,6 +6078,7 @@ impl<'a> UpdateWifiNetworkTemplateRadiusServerProfileTemplateSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5962,6 +6093,7 @@ impl<'a> UpdateWifiNetworkTemplateRadiusServerProfileTemplateSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5981,6 +6113,7 @@ impl<'a> UpdateWifiNetworkTemplateRadiusServerProfileTemplateSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6016,16 +6149,11 @@ static DEACTIVATE_RADIUS_SERVER_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE: rucku
 };
 /// Representations offered by `deactivate_radius_server_profile_template_on_wifi_network_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateRadiusServerProfileTemplateOnWifiNetworkTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateRadiusServerProfileTemplateOnWifiNetworkTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::deactivate_radius_server_profile_template_on_wifi_network_template` (Deactivate radius server profile template on wifi network template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6036,11 +6164,13 @@ pub struct DeactivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
 }
 impl<'a> DeactivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateRadiusServerProfileTemplateOnWifiNetworkTemplateVersion,
@@ -6049,11 +6179,13 @@ impl<'a> DeactivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6061,6 +6193,7 @@ impl<'a> DeactivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6075,6 +6208,7 @@ impl<'a> DeactivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6094,6 +6228,7 @@ impl<'a> DeactivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6129,16 +6264,11 @@ static ACTIVATE_RADIUS_SERVER_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE: ruckus_
 };
 /// Representations offered by `activate_radius_server_profile_template_on_wifi_network_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateRadiusServerProfileTemplateOnWifiNetworkTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateRadiusServerProfileTemplateOnWifiNetworkTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::activate_radius_server_profile_template_on_wifi_network_template` (Activate radius server profile template on wifi network template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6149,11 +6279,13 @@ pub struct ActivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
 }
 impl<'a> ActivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateRadiusServerProfileTemplateOnWifiNetworkTemplateVersion,
@@ -6162,11 +6294,13 @@ impl<'a> ActivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6174,6 +6308,7 @@ impl<'a> ActivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6188,6 +6323,7 @@ impl<'a> ActivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6207,6 +6343,7 @@ impl<'a> ActivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6242,16 +6379,11 @@ static DEACTIVATE_VLAN_POOL_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE: ruckus_on
 };
 /// Representations offered by `deactivate_vlan_pool_profile_template_on_wifi_network_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateVlanPoolProfileTemplateOnWifiNetworkTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateVlanPoolProfileTemplateOnWifiNetworkTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::deactivate_vlan_pool_profile_template_on_wifi_network_template` (Deactivate vlan pool profile template on wifi network template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6262,11 +6394,13 @@ pub struct DeactivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
 }
 impl<'a> DeactivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateVlanPoolProfileTemplateOnWifiNetworkTemplateVersion,
@@ -6275,11 +6409,13 @@ impl<'a> DeactivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6287,6 +6423,7 @@ impl<'a> DeactivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6301,6 +6438,7 @@ impl<'a> DeactivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6320,6 +6458,7 @@ impl<'a> DeactivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6355,16 +6494,11 @@ static ACTIVATE_VLAN_POOL_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE: ruckus_one_
 };
 /// Representations offered by `activate_vlan_pool_profile_template_on_wifi_network_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateVlanPoolProfileTemplateOnWifiNetworkTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateVlanPoolProfileTemplateOnWifiNetworkTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::activate_vlan_pool_profile_template_on_wifi_network_template` (Activate vlan pool profile template on wifi network template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6375,11 +6509,13 @@ pub struct ActivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
 }
 impl<'a> ActivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateVlanPoolProfileTemplateOnWifiNetworkTemplateVersion,
@@ -6388,11 +6524,13 @@ impl<'a> ActivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6400,6 +6538,7 @@ impl<'a> ActivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6414,6 +6553,7 @@ impl<'a> ActivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6433,6 +6573,7 @@ impl<'a> ActivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6468,16 +6609,11 @@ static DEACTIVATE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE
 };
 /// Representations offered by `deactivate_wifi_calling_service_profile_template_on_wifi_network_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::deactivate_wifi_calling_service_profile_template_on_wifi_network_template` (Deactivate wifi calling service profile template on wifi network template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6488,11 +6624,13 @@ pub struct DeactivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> 
 }
 impl<'a> DeactivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplateVersion,
@@ -6501,11 +6639,13 @@ impl<'a> DeactivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6513,6 +6653,7 @@ impl<'a> DeactivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6527,6 +6668,7 @@ impl<'a> DeactivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6546,6 +6688,7 @@ impl<'a> DeactivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6581,16 +6724,11 @@ static ACTIVATE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE: 
 };
 /// Representations offered by `activate_wifi_calling_service_profile_template_on_wifi_network_template`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplateVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::activate_wifi_calling_service_profile_template_on_wifi_network_template` (Activate wifi calling service profile template on wifi network template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6601,11 +6739,13 @@ pub struct ActivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
 }
 impl<'a> ActivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplateVersion,
@@ -6614,11 +6754,13 @@ impl<'a> ActivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6626,6 +6768,7 @@ impl<'a> ActivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6640,6 +6783,7 @@ impl<'a> ActivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6659,6 +6803,7 @@ impl<'a> ActivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,

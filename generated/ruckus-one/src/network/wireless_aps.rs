@@ -45,6 +45,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - An import may use a multipart (file) body; the document shows neither body, so the body is kept as unshown JSON.
     #[doc(alias = "/venues/{venueId}/aps")]
     #[doc(alias = "POST /venues/{venueId}/aps")]
+    #[inline]
     pub fn create_venue_ap(
         &self,
         venue_id: &str,
@@ -70,6 +71,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApImportResults::version`)
     #[doc(alias = "/venues/{venueId}/aps/importResults")]
     #[doc(alias = "GET /venues/{venueId}/aps/importResults")]
+    #[inline]
     pub fn get_venue_ap_import_results(
         &self,
         venue_id: &str,
@@ -101,6 +103,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(alias = "/venues/{venueId}/apGroups")]
     #[doc(alias = "POST /venues/{venueId}/apGroups")]
     #[doc(alias = "createAPGroup")]
+    #[inline]
     pub fn create_venue_ap_group(
         &self,
         venue_id: &str,
@@ -132,6 +135,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(alias = "/venues/{venueId}/apGroups")]
     #[doc(alias = "POST /venues/{venueId}/apGroups")]
     #[doc(alias = "createAPGroup")]
+    #[inline]
     pub fn create_venue_ap_group_v1(
         &self,
         venue_id: &str,
@@ -161,6 +165,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - The description also offers a CSV form of this answer (text/csv); this client asks for JSON.
     #[doc(alias = "/venues/aps/query")]
     #[doc(alias = "POST /venues/aps/query")]
+    #[inline]
     pub fn query_venue_aps(
         &self,
         body: &super::common::QueryRequest,
@@ -185,6 +190,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Pagination: `query_body`, items in `data`
     #[doc(alias = "/venues/aps/clients/query")]
     #[doc(alias = "POST /venues/aps/clients/query")]
+    #[inline]
     pub fn query_venue_ap_clients(
         &self,
         body: &super::common::QueryRequest,
@@ -209,6 +215,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Pagination: `query_body`, items in `compatibilities`
     #[doc(alias = "/venues/aps/apCompatibilities/query")]
     #[doc(alias = "POST /venues/aps/apCompatibilities/query")]
+    #[inline]
     pub fn query_venue_aps_compatibilities(
         &self,
         body: &super::common::QueryRequest,
@@ -236,6 +243,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Pagination: `query_body`, items in `compatibilities`
     #[doc(alias = "/venues/apCompatibilities/query")]
     #[doc(alias = "POST /venues/apCompatibilities/query")]
+    #[inline]
     pub fn query_venue_ap_compatibilities(
         &self,
         body: &super::common::QueryRequest,
@@ -263,6 +271,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/venues/edgeAppCompatibilities/query")]
     #[doc(alias = "POST /venues/edgeAppCompatibilities/query")]
+    #[inline]
     pub fn query_venue_edge_app_compatibilities(
         &self,
     ) -> QueryVenueEdgeAppCompatibilities<'a> {
@@ -287,6 +296,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueAp::version`)
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}")]
+    #[inline]
     pub fn get_venue_ap(&self, venue_id: &str, serial_number: &str) -> GetVenueAp<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -309,6 +319,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}")]
     #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}")]
+    #[inline]
     pub fn update_venue_ap(
         &self,
         venue_id: &str,
@@ -337,6 +348,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}")]
     #[doc(alias = "DELETE /venues/{venueId}/aps/{serialNumber}")]
+    #[inline]
     pub fn delete_venue_ap(
         &self,
         venue_id: &str,
@@ -361,6 +373,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApPicture::version`)
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/pictures")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/pictures")]
+    #[inline]
     pub fn get_ap_picture(
         &self,
         venue_id: &str,
@@ -392,6 +405,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/pictures")]
     #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/pictures")]
     #[doc(alias = "updateApPictures")]
+    #[inline]
     pub fn update_ap_picture(
         &self,
         venue_id: &str,
@@ -417,6 +431,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/pictures")]
     #[doc(alias = "DELETE /venues/{venueId}/aps/{serialNumber}/pictures")]
+    #[inline]
     pub fn delete_ap_picture(
         &self,
         venue_id: &str,
@@ -441,6 +456,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApLogs::version`)
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/logs")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/logs")]
+    #[inline]
     pub fn get_ap_logs(&self, venue_id: &str, serial_number: &str) -> GetApLogs<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -461,6 +477,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApPackets::version`)
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/packets")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/packets")]
+    #[inline]
     pub fn get_ap_packets(
         &self,
         venue_id: &str,
@@ -485,6 +502,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApWifiDhcpClientLeases::version`)
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/wifiDhcpClientLeases")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/wifiDhcpClientLeases")]
+    #[inline]
     pub fn get_ap_wifi_dhcp_client_leases(
         &self,
         venue_id: &str,
@@ -509,6 +527,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApWifiDhcpPoolUsages::version`)
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/wifiDhcpPoolUsages")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/wifiDhcpPoolUsages")]
+    #[inline]
     pub fn get_ap_wifi_dhcp_pool_usages(
         &self,
         venue_id: &str,
@@ -538,6 +557,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(
         alias = "PATCH /venues/{venueId}/aps/{serialNumber}/clients/{clientMacAddress}"
     )]
+    #[inline]
     pub fn patch_ap_client(
         &self,
         venue_id: &str,
@@ -566,6 +586,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchApDiagnosisCommands::version`)
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/diagnosisCommands")]
     #[doc(alias = "PATCH /venues/{venueId}/aps/{serialNumber}/diagnosisCommands")]
+    #[inline]
     pub fn patch_ap_diagnosis_commands(
         &self,
         venue_id: &str,
@@ -594,6 +615,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/neighbors")]
     #[doc(alias = "PATCH /venues/{venueId}/aps/{serialNumber}/neighbors")]
+    #[inline]
     pub fn patch_ap_neighbors(
         &self,
         venue_id: &str,
@@ -622,6 +644,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/packets")]
     #[doc(alias = "PATCH /venues/{venueId}/aps/{serialNumber}/packets")]
+    #[inline]
     pub fn patch_ap_packets(
         &self,
         venue_id: &str,
@@ -649,6 +672,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchApSystemCommands::version`)
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/systemCommands")]
     #[doc(alias = "PATCH /venues/{venueId}/aps/{serialNumber}/systemCommands")]
+    #[inline]
     pub fn patch_ap_system_commands(
         &self,
         venue_id: &str,
@@ -677,6 +701,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Pagination: `query_body`, items in `neighbors`
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/neighbors/query")]
     #[doc(alias = "POST /venues/{venueId}/aps/{serialNumber}/neighbors/query")]
+    #[inline]
     pub fn query_ap_neighbors(
         &self,
         venue_id: &str,
@@ -709,6 +734,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(
         alias = "PUT /venues/{venueId}/aps/{serialNumber}/snmpAgentProfiles/{snmpAgentProfileId}"
     )]
+    #[inline]
     pub fn add_snmp_agent_profile_to_ap(
         &self,
         venue_id: &str,
@@ -740,6 +766,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(
         alias = "DELETE /venues/{venueId}/aps/{serialNumber}/snmpAgentProfiles/{snmpAgentProfileId}"
     )]
+    #[inline]
     pub fn remove_snmp_agent_profile_from_ap(
         &self,
         venue_id: &str,
@@ -773,6 +800,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(
         alias = "PUT /venues/{venueId}/aps/{serialNumber}/iotControllers/{iotControllerId}"
     )]
+    #[inline]
     pub fn add_iot_controller_to_ap(
         &self,
         venue_id: &str,
@@ -804,6 +832,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(
         alias = "DELETE /venues/{venueId}/aps/{serialNumber}/iotControllers/{iotControllerId}"
     )]
+    #[inline]
     pub fn remove_iot_controller_from_ap(
         &self,
         venue_id: &str,
@@ -836,6 +865,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(
         alias = "PUT /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/clientIsolationProfiles/{id}"
     )]
+    #[inline]
     pub fn add_client_isolation_profile_to_ap_lan_port(
         &self,
         venue_id: &str,
@@ -871,6 +901,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(
         alias = "DELETE /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/clientIsolationProfiles/{id}"
     )]
+    #[inline]
     pub fn remove_client_isolation_profile_from_ap_lan_port(
         &self,
         venue_id: &str,
@@ -907,6 +938,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(
         alias = "PUT /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/softGreProfiles/{id}"
     )]
+    #[inline]
     pub fn add_soft_gre_profile_to_ap_lan_port(
         &self,
         venue_id: &str,
@@ -942,6 +974,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(
         alias = "DELETE /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/softGreProfiles/{id}"
     )]
+    #[inline]
     pub fn remove_soft_gre_profile_from_ap_lan_port(
         &self,
         venue_id: &str,
@@ -977,6 +1010,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(
         alias = "PUT /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/ethernetPortProfiles/{id}"
     )]
+    #[inline]
     pub fn add_ethernet_port_profile_to_ap_lan_port(
         &self,
         venue_id: &str,
@@ -1012,6 +1046,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(
         alias = "DELETE /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/ethernetPortProfiles/{id}"
     )]
+    #[inline]
     pub fn remove_ethernet_port_profile_from_ap_lan_port(
         &self,
         venue_id: &str,
@@ -1044,6 +1079,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(
         alias = "PUT /venues/{venueId}/aps/{serialNumber}/multicastDnsProxyProfiles/{id}"
     )]
+    #[inline]
     pub fn add_multicast_dns_proxy_profile_to_ap(
         &self,
         venue_id: &str,
@@ -1075,6 +1111,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(
         alias = "DELETE /venues/{venueId}/aps/{serialNumber}/multicastDnsProxyProfiles/{id}"
     )]
+    #[inline]
     pub fn remove_multicast_dns_proxy_profile_from_ap(
         &self,
         venue_id: &str,
@@ -1110,6 +1147,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(
         alias = "GET /venues/{venueId}/floorplans/{floorplanId}/aps/{serialNumber}/floorPositions"
     )]
+    #[inline]
     pub fn get_ap_floor_position(
         &self,
         venue_id: &str,
@@ -1145,6 +1183,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(
         alias = "PUT /venues/{venueId}/floorplans/{floorplanId}/aps/{serialNumber}/floorPositions"
     )]
+    #[inline]
     pub fn update_ap_floor_position(
         &self,
         venue_id: &str,
@@ -1181,6 +1220,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(
         alias = "DELETE /venues/{venueId}/floorplans/{floorplanId}/aps/{serialNumber}/floorPositions"
     )]
+    #[inline]
     pub fn delete_ap_floor_position(
         &self,
         venue_id: &str,
@@ -1206,6 +1246,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(alias = "/venues/apAvailableLteBands")]
     #[doc(alias = "GET /venues/apAvailableLteBands")]
     #[doc(alias = "getVenueApAvailableLteBands")]
+    #[inline]
     pub fn get_venue_ap_available_lte_bands(&self) -> GetVenueApAvailableLteBands<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1226,6 +1267,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(alias = "/venues/apModelCapabilities")]
     #[doc(alias = "GET /venues/apModelCapabilities")]
     #[doc(alias = "getApModelCapabilities")]
+    #[inline]
     pub fn get_ap_model_capabilities(&self) -> GetApModelCapabilities<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1249,6 +1291,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/settings")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/settings")]
     #[doc(alias = "getApLanPortOverwriteSettings")]
+    #[inline]
     pub fn get_ap_lan_port_overwrite_settings(
         &self,
         venue_id: &str,
@@ -1281,6 +1324,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/settings")]
     #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/settings")]
     #[doc(alias = "updateApLanPortOverwriteSettings")]
+    #[inline]
     pub fn update_ap_lan_port_overwrite_settings(
         &self,
         venue_id: &str,
@@ -1317,6 +1361,7 @@ impl<'a> WirelessApsClient<'a> {
         alias = "DELETE /venues/{venueId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}"
     )]
     #[doc(alias = "deactivateDhcpConfigServiceProfileOnVenue")]
+    #[inline]
     pub fn deactivate_dhcp_config_service_profile_on_venue(
         &self,
         venue_id: &str,
@@ -1349,6 +1394,7 @@ impl<'a> WirelessApsClient<'a> {
         alias = "GET /venues/{venueId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}"
     )]
     #[doc(alias = "getVenueDhcpConfigServiceProfileSettings")]
+    #[inline]
     pub fn get_venue_dhcp_config_service_profile_settings(
         &self,
         venue_id: &str,
@@ -1383,6 +1429,7 @@ impl<'a> WirelessApsClient<'a> {
         alias = "PUT /venues/{venueId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}"
     )]
     #[doc(alias = "activateDhcpConfigServiceProfileOnVenueAndUpdateSettings")]
+    #[inline]
     pub fn activate_dhcp_config_service_profile_on_venue_and_update_settings(
         &self,
         venue_id: &str,
@@ -1414,6 +1461,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(alias = "/venues/{venueId}/iotControllers/{iotControllerId}")]
     #[doc(alias = "DELETE /venues/{venueId}/iotControllers/{iotControllerId}")]
     #[doc(alias = "disassociateIotControllerFromVenue")]
+    #[inline]
     pub fn disassociate_iot_controller_from_venue(
         &self,
         venue_id: &str,
@@ -1443,6 +1491,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(alias = "/venues/{venueId}/iotControllers/{iotControllerId}")]
     #[doc(alias = "PUT /venues/{venueId}/iotControllers/{iotControllerId}")]
     #[doc(alias = "associateIotControllerWithVenue")]
+    #[inline]
     pub fn associate_iot_controller_with_venue(
         &self,
         venue_id: &str,
@@ -1472,6 +1521,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(alias = "/venues/{venueId}/lbsServerProfiles/{lbsServerProfileId}")]
     #[doc(alias = "DELETE /venues/{venueId}/lbsServerProfiles/{lbsServerProfileId}")]
     #[doc(alias = "deactivateLbsServerProfileOnVenue")]
+    #[inline]
     pub fn deactivate_lbs_server_profile_on_venue(
         &self,
         venue_id: &str,
@@ -1501,6 +1551,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(alias = "/venues/{venueId}/lbsServerProfiles/{lbsServerProfileId}")]
     #[doc(alias = "PUT /venues/{venueId}/lbsServerProfiles/{lbsServerProfileId}")]
     #[doc(alias = "activateLbsServerProfileOnVenue")]
+    #[inline]
     pub fn activate_lbs_server_profile_on_venue(
         &self,
         venue_id: &str,
@@ -1530,6 +1581,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(alias = "/venues/{venueId}/roguePolicies/{roguePolicyId}")]
     #[doc(alias = "DELETE /venues/{venueId}/roguePolicies/{roguePolicyId}")]
     #[doc(alias = "deactivateRoguePolicyOnVenue")]
+    #[inline]
     pub fn deactivate_rogue_policy_on_venue(
         &self,
         venue_id: &str,
@@ -1559,6 +1611,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(alias = "/venues/{venueId}/roguePolicies/{roguePolicyId}")]
     #[doc(alias = "PUT /venues/{venueId}/roguePolicies/{roguePolicyId}")]
     #[doc(alias = "activateRoguePolicyOnVenue")]
+    #[inline]
     pub fn activate_rogue_policy_on_venue(
         &self,
         venue_id: &str,
@@ -1584,6 +1637,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(alias = "/venues/{venueId}/roguePolicySettings")]
     #[doc(alias = "GET /venues/{venueId}/roguePolicySettings")]
     #[doc(alias = "getVenueRoguePolicySettings")]
+    #[inline]
     pub fn get_venue_rogue_policy_settings(
         &self,
         venue_id: &str,
@@ -1610,6 +1664,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(alias = "/venues/{venueId}/roguePolicySettings")]
     #[doc(alias = "PUT /venues/{venueId}/roguePolicySettings")]
     #[doc(alias = "updateVenueRoguePolicySettings")]
+    #[inline]
     pub fn update_venue_rogue_policy_settings(
         &self,
         venue_id: &str,
@@ -1640,6 +1695,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(alias = "/venues/{venueId}/snmpAgentProfiles/{snmpAgentProfileId}")]
     #[doc(alias = "DELETE /venues/{venueId}/snmpAgentProfiles/{snmpAgentProfileId}")]
     #[doc(alias = "deactivateSnmpAgentProfileOnVenue")]
+    #[inline]
     pub fn deactivate_snmp_agent_profile_on_venue(
         &self,
         venue_id: &str,
@@ -1669,6 +1725,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(alias = "/venues/{venueId}/snmpAgentProfiles/{snmpAgentProfileId}")]
     #[doc(alias = "PUT /venues/{venueId}/snmpAgentProfiles/{snmpAgentProfileId}")]
     #[doc(alias = "activateSnmpAgentProfileOnVenue")]
+    #[inline]
     pub fn activate_snmp_agent_profile_on_venue(
         &self,
         venue_id: &str,
@@ -1700,6 +1757,7 @@ impl<'a> WirelessApsClient<'a> {
         alias = "DELETE /venues/{venueId}/syslogServerProfiles/{syslogServerProfileId}"
     )]
     #[doc(alias = "deactivateSyslogServerProfileOnVenue")]
+    #[inline]
     pub fn deactivate_syslog_server_profile_on_venue(
         &self,
         venue_id: &str,
@@ -1729,6 +1787,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(alias = "/venues/{venueId}/syslogServerProfiles/{syslogServerProfileId}")]
     #[doc(alias = "PUT /venues/{venueId}/syslogServerProfiles/{syslogServerProfileId}")]
     #[doc(alias = "activateSyslogServerProfileOnVenue")]
+    #[inline]
     pub fn activate_syslog_server_profile_on_venue(
         &self,
         venue_id: &str,
@@ -1756,6 +1815,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(alias = "/venues/{venueId}/wifiAvailableChannels")]
     #[doc(alias = "GET /venues/{venueId}/wifiAvailableChannels")]
     #[doc(alias = "getWifiAvailableChannelsOfVenue")]
+    #[inline]
     pub fn get_wifi_available_channels_of_venue(
         &self,
         venue_id: &str,
@@ -1782,6 +1842,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(alias = "/venues/{venueId}/wifiDhcpClientLeases")]
     #[doc(alias = "GET /venues/{venueId}/wifiDhcpClientLeases")]
     #[doc(alias = "getVenueWifiDhcpClientLeases")]
+    #[inline]
     pub fn get_venue_wifi_dhcp_client_leases(
         &self,
         venue_id: &str,
@@ -1808,6 +1869,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(alias = "/venues/{venueId}/wifiDhcpPoolUsages")]
     #[doc(alias = "GET /venues/{venueId}/wifiDhcpPoolUsages")]
     #[doc(alias = "getVenueWifiDhcpPoolUsages")]
+    #[inline]
     pub fn get_venue_wifi_dhcp_pool_usages(
         &self,
         venue_id: &str,

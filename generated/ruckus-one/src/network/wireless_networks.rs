@@ -55,6 +55,7 @@ impl<'de> serde::Deserialize<'de> for ExternalAccountingRadius {
 }
 impl ExternalAccountingRadius {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             primary: None,
@@ -120,6 +121,7 @@ impl<'de> serde::Deserialize<'de> for ExternalAuthRadius {
 }
 impl ExternalAuthRadius {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             primary: None,
@@ -185,6 +187,7 @@ impl<'de> serde::Deserialize<'de> for ExternalRadiusTuple {
 }
 impl ExternalRadiusTuple {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             ip: None,
@@ -288,6 +291,7 @@ impl<'de> serde::Deserialize<'de> for NetworkActivation {
 }
 impl NetworkActivation {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             ap_groups: None,
@@ -468,6 +472,7 @@ impl<'de> serde::Deserialize<'de> for NetworkActivationApGroup {
 }
 impl NetworkActivationApGroup {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             ap_group_name: None,
@@ -625,6 +630,7 @@ impl<'de> serde::Deserialize<'de> for NetworkCompatibilityPage {
 }
 impl NetworkCompatibilityPage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             compatibilities: None,
@@ -709,6 +715,7 @@ impl<'de> serde::Deserialize<'de> for RecoveryPassphraseSettings {
 }
 impl RecoveryPassphraseSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             passphrase: None,
@@ -785,6 +792,7 @@ impl<'de> serde::Deserialize<'de> for WifiFeatureSetPage {
 }
 impl WifiFeatureSetPage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             feature_sets: None,
@@ -868,6 +876,7 @@ impl<'de> serde::Deserialize<'de> for WifiFeatureSetRow {
 }
 impl WifiFeatureSetRow {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             feature_name: None,
@@ -945,6 +954,7 @@ impl<'de> serde::Deserialize<'de> for WisprProviders {
 }
 impl WisprProviders {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             wispr_providers: None,
@@ -1011,6 +1021,7 @@ impl<'de> serde::Deserialize<'de> for WisprProvidersModel {
 }
 impl WisprProvidersModel {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             custom_external_provider: None,
@@ -1098,6 +1109,7 @@ impl<'de> serde::Deserialize<'de> for WisprProvidersRegion {
 }
 impl WisprProvidersRegion {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             accounting_radius: None,
@@ -1181,6 +1193,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/networks")]
     #[doc(alias = "GET /networks")]
+    #[inline]
     pub fn list_networks(&self) -> ListNetworks<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &LIST_NETWORKS, &[]);
         ListNetworks { req }
@@ -1197,6 +1210,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/networks")]
     #[doc(alias = "POST /networks")]
+    #[inline]
     pub fn create_network(&self) -> CreateNetwork<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &CREATE_NETWORK, &[]);
         CreateNetwork { req }
@@ -1212,6 +1226,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/networks")]
     #[doc(alias = "DELETE /networks")]
+    #[inline]
     pub fn delete_networks(&self) -> DeleteNetworks<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &DELETE_NETWORKS, &[]);
         DeleteNetworks { req }
@@ -1228,6 +1243,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/networks/{networkId}")]
     #[doc(alias = "GET /networks/{networkId}")]
+    #[inline]
     pub fn get_network(&self, network_id: &str) -> GetNetwork<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1249,6 +1265,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/networks/{networkId}")]
     #[doc(alias = "PUT /networks/{networkId}")]
+    #[inline]
     pub fn update_network(&self, network_id: &str) -> UpdateNetwork<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1269,6 +1286,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/networks/{networkId}")]
     #[doc(alias = "DELETE /networks/{networkId}")]
+    #[inline]
     pub fn delete_network(&self, network_id: &str) -> DeleteNetwork<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1287,6 +1305,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/wifiNetworks")]
     #[doc(alias = "POST /wifiNetworks")]
+    #[inline]
     pub fn create_wifi_network(
         &self,
         body: &super::common::WifiNetwork,
@@ -1310,6 +1329,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/wifiNetworks/{wifiNetworkId}")]
     #[doc(alias = "PUT /wifiNetworks/{wifiNetworkId}")]
+    #[inline]
     pub fn update_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -1336,6 +1356,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/wifiNetworks/{wifiNetworkId}")]
     #[doc(alias = "GET /wifiNetworks/{wifiNetworkId}")]
     #[doc(alias = "getWifiNetwork")]
+    #[inline]
     pub fn get_wifi_network(&self, wifi_network_id: &str) -> GetWifiNetwork<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1358,6 +1379,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/wifiNetworks/{wifiNetworkId}")]
     #[doc(alias = "DELETE /wifiNetworks/{wifiNetworkId}")]
     #[doc(alias = "deleteWifiNetwork")]
+    #[inline]
     pub fn delete_wifi_network(&self, wifi_network_id: &str) -> DeleteWifiNetwork<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1379,6 +1401,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - The description declares a single row as the answer; it is read here as the usual query page, with the rows in `data`.
     #[doc(alias = "/wifiNetworks/query")]
     #[doc(alias = "POST /wifiNetworks/query")]
+    #[inline]
     pub fn query_wifi_networks(
         &self,
         body: &super::common::QueryRequest,
@@ -1405,6 +1428,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/networkActivations")]
     #[doc(alias = "POST /networkActivations")]
+    #[inline]
     pub fn create_network_activation(
         &self,
         body: &NetworkActivation,
@@ -1431,6 +1455,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/networkActivations/query")]
     #[doc(alias = "POST /networkActivations/query")]
+    #[inline]
     pub fn query_network_activations(&self) -> QueryNetworkActivations<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1453,6 +1478,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/networkActivations/mappings")]
     #[doc(alias = "POST /networkActivations/mappings")]
+    #[inline]
     pub fn create_network_activation_mappings(
         &self,
     ) -> CreateNetworkActivationMappings<'a> {
@@ -1477,6 +1503,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/networkActivations/{networkVenueId}")]
     #[doc(alias = "GET /networkActivations/{networkVenueId}")]
+    #[inline]
     pub fn get_network_activation(
         &self,
         network_venue_id: &str,
@@ -1501,6 +1528,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/networkActivations/{networkVenueId}")]
     #[doc(alias = "PUT /networkActivations/{networkVenueId}")]
+    #[inline]
     pub fn update_network_activation(
         &self,
         network_venue_id: &str,
@@ -1526,6 +1554,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueWifiNetworkSettings::version`)
     #[doc(alias = "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings")]
     #[doc(alias = "GET /venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings")]
+    #[inline]
     pub fn get_venue_wifi_network_settings(
         &self,
         venue_id: &str,
@@ -1550,6 +1579,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings")]
     #[doc(alias = "PUT /venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings")]
+    #[inline]
     pub fn update_venue_wifi_network_settings(
         &self,
         venue_id: &str,
@@ -1582,6 +1612,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/venues/{venueId}/wifiNetworks/{wifiNetworkId}")]
     #[doc(alias = "PUT /venues/{venueId}/wifiNetworks/{wifiNetworkId}")]
     #[doc(alias = "activateWifiNetworkOnVenue")]
+    #[inline]
     pub fn activate_wifi_network_on_venue(
         &self,
         venue_id: &str,
@@ -1609,6 +1640,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/venues/{venueId}/wifiNetworks/{wifiNetworkId}")]
     #[doc(alias = "DELETE /venues/{venueId}/wifiNetworks/{wifiNetworkId}")]
     #[doc(alias = "deactivateWifiNetworkOnVenue")]
+    #[inline]
     pub fn deactivate_wifi_network_on_venue(
         &self,
         venue_id: &str,
@@ -1633,6 +1665,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - Pagination: `query_body`, items in `compatibilities`
     #[doc(alias = "/wifiNetworks/apCompatibilities/query")]
     #[doc(alias = "POST /wifiNetworks/apCompatibilities/query")]
+    #[inline]
     pub fn query_wifi_network_ap_compatibilities(
         &self,
         body: &super::common::QueryRequest,
@@ -1657,6 +1690,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - Pagination: `query_body`, items in `featureSets`
     #[doc(alias = "/wifiFeatureSets/query")]
     #[doc(alias = "POST /wifiFeatureSets/query")]
+    #[inline]
     pub fn query_wifi_feature_sets(
         &self,
         body: &super::common::QueryRequest,
@@ -1680,6 +1714,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/networks/qosMapSets")]
     #[doc(alias = "GET /networks/qosMapSets")]
+    #[inline]
     pub fn list_network_qos_map_sets(&self) -> ListNetworkQosMapSets<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1699,6 +1734,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[doc(alias = "/networks/wisprProviders")]
     #[doc(alias = "GET /networks/wisprProviders")]
+    #[inline]
     pub fn list_network_wispr_providers(&self) -> ListNetworkWisprProviders<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1725,6 +1761,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "DELETE /venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}"
     )]
     #[doc(alias = "deactivateApGroupOnWifiNetwork")]
+    #[inline]
     pub fn deactivate_ap_group_on_wifi_network(
         &self,
         venue_id: &str,
@@ -1758,6 +1795,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "PUT /venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}"
     )]
     #[doc(alias = "activateApGroupOnWifiNetwork")]
+    #[inline]
     pub fn activate_ap_group_on_wifi_network(
         &self,
         venue_id: &str,
@@ -1792,6 +1830,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "GET /venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/settings"
     )]
     #[doc(alias = "getApGroupSettingsOnWifiNetwork")]
+    #[inline]
     pub fn get_ap_group_settings_on_wifi_network(
         &self,
         venue_id: &str,
@@ -1828,6 +1867,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "PUT /venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/settings"
     )]
     #[doc(alias = "updateApGroupSettingsOnWifiNetwork")]
+    #[inline]
     pub fn update_ap_group_settings_on_wifi_network(
         &self,
         venue_id: &str,
@@ -1866,6 +1906,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "DELETE /venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/vlanPoolProfiles/{vlanPoolProfileId}"
     )]
     #[doc(alias = "deactivateVlanPoolProfileOnVenueWifiNetworkApGroup")]
+    #[inline]
     pub fn deactivate_vlan_pool_profile_on_venue_wifi_network_ap_group(
         &self,
         venue_id: &str,
@@ -1903,6 +1944,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "PUT /venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/vlanPoolProfiles/{vlanPoolProfileId}"
     )]
     #[doc(alias = "activateVlanPoolProfileOnVenueWifiNetworkApGroup")]
+    #[inline]
     pub fn activate_vlan_pool_profile_on_venue_wifi_network_ap_group(
         &self,
         venue_id: &str,
@@ -1939,6 +1981,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "DELETE /venues/{venueId}/wifiNetworks/{wifiNetworkId}/clientIsolationProfiles/{clientIsolationProfileId}"
     )]
     #[doc(alias = "deactivateClientIsolationProfileOnWifiNetwork")]
+    #[inline]
     pub fn deactivate_client_isolation_profile_on_wifi_network(
         &self,
         venue_id: &str,
@@ -1974,6 +2017,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "PUT /venues/{venueId}/wifiNetworks/{wifiNetworkId}/clientIsolationProfiles/{clientIsolationProfileId}"
     )]
     #[doc(alias = "activateClientIsolationProfileOnWifiNetwork")]
+    #[inline]
     pub fn activate_client_isolation_profile_on_wifi_network(
         &self,
         venue_id: &str,
@@ -2009,6 +2053,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "DELETE /venues/{venueId}/wifiNetworks/{wifiNetworkId}/softGreProfiles/{softGreProfileId}"
     )]
     #[doc(alias = "deactivateSoftGreProfileOnVenueWifiNetwork")]
+    #[inline]
     pub fn deactivate_soft_gre_profile_on_venue_wifi_network(
         &self,
         venue_id: &str,
@@ -2044,6 +2089,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "PUT /venues/{venueId}/wifiNetworks/{wifiNetworkId}/softGreProfiles/{softGreProfileId}"
     )]
     #[doc(alias = "activateSoftGreProfileOnVenueWifiNetwork")]
+    #[inline]
     pub fn activate_soft_gre_profile_on_venue_wifi_network(
         &self,
         venue_id: &str,
@@ -2071,6 +2117,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/wifiNetworks/hotspot20IdentityProviders")]
     #[doc(alias = "GET /wifiNetworks/hotspot20IdentityProviders")]
     #[doc(alias = "getWifiNetworkPredefinedHotspot20IdentityProviders")]
+    #[inline]
     pub fn get_wifi_network_predefined_hotspot20_identity_providers(
         &self,
     ) -> GetWifiNetworkPredefinedHotspot20IdentityProviders<'a> {
@@ -2095,6 +2142,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/wifiNetworks/hotspot20Operators")]
     #[doc(alias = "GET /wifiNetworks/hotspot20Operators")]
     #[doc(alias = "getWifiNetworkPredefinedHotspot20Operators")]
+    #[inline]
     pub fn get_wifi_network_predefined_hotspot20_operators(
         &self,
     ) -> GetWifiNetworkPredefinedHotspot20Operators<'a> {
@@ -2119,6 +2167,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/wifiNetworks/qosMapSetOptions")]
     #[doc(alias = "GET /wifiNetworks/qosMapSetOptions")]
     #[doc(alias = "getWifiNetworkDefaultQosMapSetOptions")]
+    #[inline]
     pub fn get_wifi_network_default_qos_map_set_options(
         &self,
     ) -> GetWifiNetworkDefaultQosMapSetOptions<'a> {
@@ -2143,6 +2192,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/wifiNetworks/recoveryPassphraseSettings")]
     #[doc(alias = "GET /wifiNetworks/recoveryPassphraseSettings")]
     #[doc(alias = "getRecoveryPassphraseSettings")]
+    #[inline]
     pub fn get_recovery_passphrase_settings(&self) -> GetRecoveryPassphraseSettings<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2167,6 +2217,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/wifiNetworks/recoveryPassphraseSettings")]
     #[doc(alias = "PUT /wifiNetworks/recoveryPassphraseSettings")]
     #[doc(alias = "updateRecoveryPassphraseSettings")]
+    #[inline]
     pub fn update_recovery_passphrase_settings(
         &self,
         body: &RecoveryPassphraseSettings,
@@ -2193,6 +2244,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/wifiNetworks/wisprProviders")]
     #[doc(alias = "GET /wifiNetworks/wisprProviders")]
     #[doc(alias = "getWifiNetworkWisprProviders")]
+    #[inline]
     pub fn get_wifi_network_wispr_providers(&self) -> GetWifiNetworkWisprProviders<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2222,6 +2274,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "DELETE /wifiNetworks/{wifiNetworkId}/accessControlProfiles/{accessControlProfileId}"
     )]
     #[doc(alias = "deactivateAccessControlProfileOnWifiNetwork")]
+    #[inline]
     pub fn deactivate_access_control_profile_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2255,6 +2308,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "PUT /wifiNetworks/{wifiNetworkId}/accessControlProfiles/{accessControlProfileId}"
     )]
     #[doc(alias = "activateAccessControlProfileOnWifiNetwork")]
+    #[inline]
     pub fn activate_access_control_profile_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2288,6 +2342,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "DELETE /wifiNetworks/{wifiNetworkId}/applicationPolicies/{applicationPolicyId}"
     )]
     #[doc(alias = "deactivateApplicationPolicyOnWifiNetwork")]
+    #[inline]
     pub fn deactivate_application_policy_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2321,6 +2376,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "PUT /wifiNetworks/{wifiNetworkId}/applicationPolicies/{applicationPolicyId}"
     )]
     #[doc(alias = "activateApplicationPolicyOnWifiNetwork")]
+    #[inline]
     pub fn activate_application_policy_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2350,6 +2406,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/wifiNetworks/{wifiNetworkId}/devicePolicies/{policyId}")]
     #[doc(alias = "DELETE /wifiNetworks/{wifiNetworkId}/devicePolicies/{policyId}")]
     #[doc(alias = "deactivateDevicePolicyOnWifiNetwork")]
+    #[inline]
     pub fn deactivate_device_policy_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2379,6 +2436,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/wifiNetworks/{wifiNetworkId}/devicePolicies/{policyId}")]
     #[doc(alias = "PUT /wifiNetworks/{wifiNetworkId}/devicePolicies/{policyId}")]
     #[doc(alias = "activateDevicePolicyOnWifiNetwork")]
+    #[inline]
     pub fn activate_device_policy_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2408,6 +2466,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/wifiNetworks/{wifiNetworkId}/dpskServices/{dpskServiceId}")]
     #[doc(alias = "PUT /wifiNetworks/{wifiNetworkId}/dpskServices/{dpskServiceId}")]
     #[doc(alias = "activateDpskServiceOnWifiNetwork")]
+    #[inline]
     pub fn activate_dpsk_service_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2441,6 +2500,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "DELETE /wifiNetworks/{wifiNetworkId}/hotspot20IdentityProviders/{hotspot20IdentityProviderId}"
     )]
     #[doc(alias = "deactivateHotspot20IdentityProviderOnWifiNetwork")]
+    #[inline]
     pub fn deactivate_hotspot20_identity_provider_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2474,6 +2534,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "PUT /wifiNetworks/{wifiNetworkId}/hotspot20IdentityProviders/{hotspot20IdentityProviderId}"
     )]
     #[doc(alias = "activateHotspot20IdentityProviderOnWifiNetwork")]
+    #[inline]
     pub fn activate_hotspot20_identity_provider_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2507,6 +2568,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "DELETE /wifiNetworks/{wifiNetworkId}/hotspot20Operators/{hotspot20OperatorId}"
     )]
     #[doc(alias = "deactivateHotspot20OperatorOnWifiNetwork")]
+    #[inline]
     pub fn deactivate_hotspot20_operator_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2540,6 +2602,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "PUT /wifiNetworks/{wifiNetworkId}/hotspot20Operators/{hotspot20OperatorId}"
     )]
     #[doc(alias = "activateHotspot20OperatorOnWifiNetwork")]
+    #[inline]
     pub fn activate_hotspot20_operator_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2569,6 +2632,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/wifiNetworks/{wifiNetworkId}/l2AclPolicies/{l2AclPolicyId}")]
     #[doc(alias = "DELETE /wifiNetworks/{wifiNetworkId}/l2AclPolicies/{l2AclPolicyId}")]
     #[doc(alias = "deactivateL2AclPolicyOnWifiNetwork")]
+    #[inline]
     pub fn deactivate_l2_acl_policy_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2598,6 +2662,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/wifiNetworks/{wifiNetworkId}/l2AclPolicies/{l2AclPolicyId}")]
     #[doc(alias = "PUT /wifiNetworks/{wifiNetworkId}/l2AclPolicies/{l2AclPolicyId}")]
     #[doc(alias = "activateL2AclPolicyOnWifiNetwork")]
+    #[inline]
     pub fn activate_l2_acl_policy_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2627,6 +2692,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/wifiNetworks/{wifiNetworkId}/l3AclPolicies/{l3AclPolicyId}")]
     #[doc(alias = "DELETE /wifiNetworks/{wifiNetworkId}/l3AclPolicies/{l3AclPolicyId}")]
     #[doc(alias = "deactivateL3AclPolicyOnWifiNetwork")]
+    #[inline]
     pub fn deactivate_l3_acl_policy_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2656,6 +2722,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/wifiNetworks/{wifiNetworkId}/l3AclPolicies/{l3AclPolicyId}")]
     #[doc(alias = "PUT /wifiNetworks/{wifiNetworkId}/l3AclPolicies/{l3AclPolicyId}")]
     #[doc(alias = "activateL3AclPolicyOnWifiNetwork")]
+    #[inline]
     pub fn activate_l3_acl_policy_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2689,6 +2756,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "DELETE /wifiNetworks/{wifiNetworkId}/macRegistrationPools/{macRegistrationPoolId}"
     )]
     #[doc(alias = "deactivateMacRegistrationPoolOnWifiNetwork")]
+    #[inline]
     pub fn deactivate_mac_registration_pool_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2722,6 +2790,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "PUT /wifiNetworks/{wifiNetworkId}/macRegistrationPools/{macRegistrationPoolId}"
     )]
     #[doc(alias = "activateMacRegistrationPoolOnWifiNetwork")]
+    #[inline]
     pub fn activate_mac_registration_pool_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2755,6 +2824,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "PUT /wifiNetworks/{wifiNetworkId}/portalServiceProfiles/{portalServiceProfileId}"
     )]
     #[doc(alias = "activatePortalServiceProfileOnWifiNetwork")]
+    #[inline]
     pub fn activate_portal_service_profile_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2782,6 +2852,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/wifiNetworks/{wifiNetworkId}/radiusServerProfileSettings")]
     #[doc(alias = "GET /wifiNetworks/{wifiNetworkId}/radiusServerProfileSettings")]
     #[doc(alias = "getWifiNetworkRadiusServerProfileSettings")]
+    #[inline]
     pub fn get_wifi_network_radius_server_profile_settings(
         &self,
         wifi_network_id: &str,
@@ -2810,6 +2881,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/wifiNetworks/{wifiNetworkId}/radiusServerProfileSettings")]
     #[doc(alias = "PUT /wifiNetworks/{wifiNetworkId}/radiusServerProfileSettings")]
     #[doc(alias = "updateWifiNetworkRadiusServerProfileSettings")]
+    #[inline]
     pub fn update_wifi_network_radius_server_profile_settings(
         &self,
         wifi_network_id: &str,
@@ -2842,6 +2914,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "DELETE /wifiNetworks/{wifiNetworkId}/radiusServerProfiles/{radiusId}"
     )]
     #[doc(alias = "deactivateRadiusServerProfileOnWifiNetwork")]
+    #[inline]
     pub fn deactivate_radius_server_profile_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2871,6 +2944,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/wifiNetworks/{wifiNetworkId}/radiusServerProfiles/{radiusId}")]
     #[doc(alias = "PUT /wifiNetworks/{wifiNetworkId}/radiusServerProfiles/{radiusId}")]
     #[doc(alias = "activateRadiusServerProfileOnWifiNetwork")]
+    #[inline]
     pub fn activate_radius_server_profile_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2902,6 +2976,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "DELETE /wifiNetworks/{wifiNetworkId}/vlanPoolProfiles/{vlanPoolProfileId}"
     )]
     #[doc(alias = "deactivateVlanPoolProfileOnWifiNetwork")]
+    #[inline]
     pub fn deactivate_vlan_pool_profile_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2933,6 +3008,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "PUT /wifiNetworks/{wifiNetworkId}/vlanPoolProfiles/{vlanPoolProfileId}"
     )]
     #[doc(alias = "activateVlanPoolProfileOnWifiNetwork")]
+    #[inline]
     pub fn activate_vlan_pool_profile_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2966,6 +3042,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "DELETE /wifiNetworks/{wifiNetworkId}/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}"
     )]
     #[doc(alias = "deactivateWifiCallingServiceProfileOnWifiNetwork")]
+    #[inline]
     pub fn deactivate_wifi_calling_service_profile_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -2999,6 +3076,7 @@ impl<'a> WirelessNetworksClient<'a> {
         alias = "PUT /wifiNetworks/{wifiNetworkId}/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}"
     )]
     #[doc(alias = "activateWifiCallingServiceProfileOnWifiNetwork")]
+    #[inline]
     pub fn activate_wifi_calling_service_profile_on_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -3038,21 +3116,25 @@ pub struct ListNetworks<'a> {
 }
 impl<'a> ListNetworks<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3061,6 +3143,7 @@ impl<'a> ListNetworks<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3097,26 +3180,31 @@ pub struct CreateNetwork<'a> {
 }
 impl<'a> CreateNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3125,6 +3213,7 @@ impl<'a> CreateNetwork<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3160,21 +3249,25 @@ pub struct DeleteNetworks<'a> {
 }
 impl<'a> DeleteNetworks<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3183,6 +3276,7 @@ impl<'a> DeleteNetworks<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3218,21 +3312,25 @@ pub struct GetNetwork<'a> {
 }
 impl<'a> GetNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3241,6 +3339,7 @@ impl<'a> GetNetwork<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3277,26 +3376,31 @@ pub struct UpdateNetwork<'a> {
 }
 impl<'a> UpdateNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3305,6 +3409,7 @@ impl<'a> UpdateNetwork<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3340,21 +3445,25 @@ pub struct DeleteNetwork<'a> {
 }
 impl<'a> DeleteNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3363,6 +3472,7 @@ impl<'a> DeleteNetwork<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3394,16 +3504,11 @@ static CREATE_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `create_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::create_wifi_network` (Create Wi-Fi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3414,21 +3519,25 @@ pub struct CreateWifiNetwork<'a> {
 }
 impl<'a> CreateWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateWifiNetworkVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3436,6 +3545,7 @@ impl<'a> CreateWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3450,6 +3560,7 @@ impl<'a> CreateWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3467,6 +3578,7 @@ impl<'a> CreateWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3502,16 +3614,11 @@ static UPDATE_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `update_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::update_wifi_network` (Update Wi-Fi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3522,21 +3629,25 @@ pub struct UpdateWifiNetwork<'a> {
 }
 impl<'a> UpdateWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateWifiNetworkVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3544,6 +3655,7 @@ impl<'a> UpdateWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3558,6 +3670,7 @@ impl<'a> UpdateWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3575,6 +3688,7 @@ impl<'a> UpdateWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3610,16 +3724,11 @@ static GET_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Representations offered by `get_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::get_wifi_network` (Get Wi-Fi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3630,26 +3739,31 @@ pub struct GetWifiNetwork<'a> {
 }
 impl<'a> GetWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetWifiNetworkVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3658,6 +3772,7 @@ impl<'a> GetWifiNetwork<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3689,16 +3804,11 @@ static DELETE_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `delete_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::delete_wifi_network` (Delete Wi-Fi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3709,21 +3819,25 @@ pub struct DeleteWifiNetwork<'a> {
 }
 impl<'a> DeleteWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteWifiNetworkVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3731,6 +3845,7 @@ impl<'a> DeleteWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3745,6 +3860,7 @@ impl<'a> DeleteWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3762,6 +3878,7 @@ impl<'a> DeleteWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3797,16 +3914,11 @@ static QUERY_WIFI_NETWORKS: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `query_wifi_networks`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryWifiNetworksVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryWifiNetworksVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::query_wifi_networks` (Query Wi-Fi networks).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3817,11 +3929,13 @@ pub struct QueryWifiNetworks<'a> {
 }
 impl<'a> QueryWifiNetworks<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryWifiNetworksVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -3834,26 +3948,31 @@ impl<'a> QueryWifiNetworks<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::WifiNetworkRow> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3862,6 +3981,7 @@ impl<'a> QueryWifiNetworks<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3897,21 +4017,25 @@ pub struct CreateNetworkActivation<'a> {
 }
 impl<'a> CreateNetworkActivation<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3920,6 +4044,7 @@ impl<'a> CreateNetworkActivation<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3956,11 +4081,13 @@ pub struct QueryNetworkActivations<'a> {
 }
 impl<'a> QueryNetworkActivations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
         self
@@ -3973,26 +4100,31 @@ impl<'a> QueryNetworkActivations<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, NetworkActivation> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4001,6 +4133,7 @@ impl<'a> QueryNetworkActivations<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4037,26 +4170,31 @@ pub struct CreateNetworkActivationMappings<'a> {
 }
 impl<'a> CreateNetworkActivationMappings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4065,6 +4203,7 @@ impl<'a> CreateNetworkActivationMappings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4100,21 +4239,25 @@ pub struct GetNetworkActivation<'a> {
 }
 impl<'a> GetNetworkActivation<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4123,6 +4266,7 @@ impl<'a> GetNetworkActivation<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4158,21 +4302,25 @@ pub struct UpdateNetworkActivation<'a> {
 }
 impl<'a> UpdateNetworkActivation<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4181,6 +4329,7 @@ impl<'a> UpdateNetworkActivation<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4212,16 +4361,11 @@ static GET_VENUE_WIFI_NETWORK_SETTINGS: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `get_venue_wifi_network_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueWifiNetworkSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueWifiNetworkSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::get_venue_wifi_network_settings` (Get venue Wi-Fi network settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4232,26 +4376,31 @@ pub struct GetVenueWifiNetworkSettings<'a> {
 }
 impl<'a> GetVenueWifiNetworkSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueWifiNetworkSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4263,6 +4412,7 @@ impl<'a> GetVenueWifiNetworkSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4294,16 +4444,11 @@ static UPDATE_VENUE_WIFI_NETWORK_SETTINGS: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `update_venue_wifi_network_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueWifiNetworkSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueWifiNetworkSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::update_venue_wifi_network_settings` (Update venue Wi-Fi network settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4314,21 +4459,25 @@ pub struct UpdateVenueWifiNetworkSettings<'a> {
 }
 impl<'a> UpdateVenueWifiNetworkSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueWifiNetworkSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4336,6 +4485,7 @@ impl<'a> UpdateVenueWifiNetworkSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4350,6 +4500,7 @@ impl<'a> UpdateVenueWifiNetworkSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4367,6 +4518,7 @@ impl<'a> UpdateVenueWifiNetworkSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4402,16 +4554,11 @@ static ACTIVATE_WIFI_NETWORK_ON_VENUE: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `activate_wifi_network_on_venue`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateWifiNetworkOnVenueVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type ActivateWifiNetworkOnVenueVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_wifi_network_on_venue` (Activate Wi-Fi network on venue).
 ///
 /// Optional parameters: [`body`](Self::body).
@@ -4423,26 +4570,31 @@ pub struct ActivateWifiNetworkOnVenue<'a> {
 }
 impl<'a> ActivateWifiNetworkOnVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &super::common::VenueWifiNetwork) -> Self {
         self.req.json(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ActivateWifiNetworkOnVenueVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4450,6 +4602,7 @@ impl<'a> ActivateWifiNetworkOnVenue<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4464,6 +4617,7 @@ impl<'a> ActivateWifiNetworkOnVenue<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4481,6 +4635,7 @@ impl<'a> ActivateWifiNetworkOnVenue<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4516,16 +4671,11 @@ static DEACTIVATE_WIFI_NETWORK_ON_VENUE: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `deactivate_wifi_network_on_venue`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateWifiNetworkOnVenueVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateWifiNetworkOnVenueVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::deactivate_wifi_network_on_venue` (Deactivate Wi-Fi network on venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4536,21 +4686,25 @@ pub struct DeactivateWifiNetworkOnVenue<'a> {
 }
 impl<'a> DeactivateWifiNetworkOnVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeactivateWifiNetworkOnVenueVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4558,6 +4712,7 @@ impl<'a> DeactivateWifiNetworkOnVenue<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4572,6 +4727,7 @@ impl<'a> DeactivateWifiNetworkOnVenue<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4589,6 +4745,7 @@ impl<'a> DeactivateWifiNetworkOnVenue<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4624,16 +4781,11 @@ static QUERY_WIFI_NETWORK_AP_COMPATIBILITIES: ruckus_one_runtime::Operation = ru
 };
 /// Representations offered by `query_wifi_network_ap_compatibilities`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryWifiNetworkApCompatibilitiesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryWifiNetworkApCompatibilitiesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::query_wifi_network_ap_compatibilities` (Query Wi-Fi network AP compatibilities).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4644,11 +4796,13 @@ pub struct QueryWifiNetworkApCompatibilities<'a> {
 }
 impl<'a> QueryWifiNetworkApCompatibilities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryWifiNetworkApCompatibilitiesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4661,28 +4815,33 @@ impl<'a> QueryWifiNetworkApCompatibilities<'a> {
     /// Every page from page 1, each decoded like `send` (items in `compatibilities`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, NetworkCompatibilityPage> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `compatibilities`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::ApCompatibilityRow> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4691,6 +4850,7 @@ impl<'a> QueryWifiNetworkApCompatibilities<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4722,16 +4882,11 @@ static QUERY_WIFI_FEATURE_SETS: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `query_wifi_feature_sets`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryWifiFeatureSetsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryWifiFeatureSetsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::query_wifi_feature_sets` (Query Wi-Fi feature sets).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4742,11 +4897,13 @@ pub struct QueryWifiFeatureSets<'a> {
 }
 impl<'a> QueryWifiFeatureSets<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryWifiFeatureSetsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4759,26 +4916,31 @@ impl<'a> QueryWifiFeatureSets<'a> {
     /// Every page from page 1, each decoded like `send` (items in `featureSets`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, WifiFeatureSetPage> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `featureSets`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, WifiFeatureSetRow> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4787,6 +4949,7 @@ impl<'a> QueryWifiFeatureSets<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4822,21 +4985,25 @@ pub struct ListNetworkQosMapSets<'a> {
 }
 impl<'a> ListNetworkQosMapSets<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4845,6 +5012,7 @@ impl<'a> ListNetworkQosMapSets<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4880,21 +5048,25 @@ pub struct ListNetworkWisprProviders<'a> {
 }
 impl<'a> ListNetworkWisprProviders<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4903,6 +5075,7 @@ impl<'a> ListNetworkWisprProviders<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4934,16 +5107,11 @@ static DEACTIVATE_AP_GROUP_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `deactivate_ap_group_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateApGroupOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateApGroupOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::deactivate_ap_group_on_wifi_network` (Deactivate ap group on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4954,21 +5122,25 @@ pub struct DeactivateApGroupOnWifiNetwork<'a> {
 }
 impl<'a> DeactivateApGroupOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeactivateApGroupOnWifiNetworkVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4976,6 +5148,7 @@ impl<'a> DeactivateApGroupOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4990,6 +5163,7 @@ impl<'a> DeactivateApGroupOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5009,6 +5183,7 @@ impl<'a> DeactivateApGroupOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5044,16 +5219,11 @@ static ACTIVATE_AP_GROUP_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus
 };
 /// Representations offered by `activate_ap_group_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateApGroupOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateApGroupOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_ap_group_on_wifi_network` (Activate ap group on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5064,21 +5234,25 @@ pub struct ActivateApGroupOnWifiNetwork<'a> {
 }
 impl<'a> ActivateApGroupOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ActivateApGroupOnWifiNetworkVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5086,6 +5260,7 @@ impl<'a> ActivateApGroupOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5100,6 +5275,7 @@ impl<'a> ActivateApGroupOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5119,6 +5295,7 @@ impl<'a> ActivateApGroupOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5154,16 +5331,11 @@ static GET_AP_GROUP_SETTINGS_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ru
 };
 /// Representations offered by `get_ap_group_settings_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApGroupSettingsOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetApGroupSettingsOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::get_ap_group_settings_on_wifi_network` (Get ap group settings on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5174,26 +5346,31 @@ pub struct GetApGroupSettingsOnWifiNetwork<'a> {
 }
 impl<'a> GetApGroupSettingsOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetApGroupSettingsOnWifiNetworkVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5205,6 +5382,7 @@ impl<'a> GetApGroupSettingsOnWifiNetwork<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5236,16 +5414,11 @@ static UPDATE_AP_GROUP_SETTINGS_ON_WIFI_NETWORK: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `update_ap_group_settings_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApGroupSettingsOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateApGroupSettingsOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::update_ap_group_settings_on_wifi_network` (Update ap group settings on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5256,11 +5429,13 @@ pub struct UpdateApGroupSettingsOnWifiNetwork<'a> {
 }
 impl<'a> UpdateApGroupSettingsOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateApGroupSettingsOnWifiNetworkVersion,
@@ -5269,11 +5444,13 @@ impl<'a> UpdateApGroupSettingsOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5281,6 +5458,7 @@ impl<'a> UpdateApGroupSettingsOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5295,6 +5473,7 @@ impl<'a> UpdateApGroupSettingsOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5314,6 +5493,7 @@ impl<'a> UpdateApGroupSettingsOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5349,16 +5529,11 @@ static DEACTIVATE_VLAN_POOL_PROFILE_ON_VENUE_WIFI_NETWORK_AP_GROUP: ruckus_one_r
 };
 /// Representations offered by `deactivate_vlan_pool_profile_on_venue_wifi_network_ap_group`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateVlanPoolProfileOnVenueWifiNetworkApGroupVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateVlanPoolProfileOnVenueWifiNetworkApGroupVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::deactivate_vlan_pool_profile_on_venue_wifi_network_ap_group` (Deactivate vlan pool profile on venue wifi network ap group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5369,11 +5544,13 @@ pub struct DeactivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
 }
 impl<'a> DeactivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateVlanPoolProfileOnVenueWifiNetworkApGroupVersion,
@@ -5382,11 +5559,13 @@ impl<'a> DeactivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5394,6 +5573,7 @@ impl<'a> DeactivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5408,6 +5588,7 @@ impl<'a> DeactivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5427,6 +5608,7 @@ impl<'a> DeactivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5462,16 +5644,11 @@ static ACTIVATE_VLAN_POOL_PROFILE_ON_VENUE_WIFI_NETWORK_AP_GROUP: ruckus_one_run
 };
 /// Representations offered by `activate_vlan_pool_profile_on_venue_wifi_network_ap_group`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateVlanPoolProfileOnVenueWifiNetworkApGroupVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateVlanPoolProfileOnVenueWifiNetworkApGroupVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_vlan_pool_profile_on_venue_wifi_network_ap_group` (Activate vlan pool profile on venue wifi network ap group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5482,11 +5659,13 @@ pub struct ActivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
 }
 impl<'a> ActivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateVlanPoolProfileOnVenueWifiNetworkApGroupVersion,
@@ -5495,11 +5674,13 @@ impl<'a> ActivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5507,6 +5688,7 @@ impl<'a> ActivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5521,6 +5703,7 @@ impl<'a> ActivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5540,6 +5723,7 @@ impl<'a> ActivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5575,16 +5759,11 @@ static DEACTIVATE_CLIENT_ISOLATION_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::
 };
 /// Representations offered by `deactivate_client_isolation_profile_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateClientIsolationProfileOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateClientIsolationProfileOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::deactivate_client_isolation_profile_on_wifi_network` (Deactivate client isolation profile on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5595,11 +5774,13 @@ pub struct DeactivateClientIsolationProfileOnWifiNetwork<'a> {
 }
 impl<'a> DeactivateClientIsolationProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateClientIsolationProfileOnWifiNetworkVersion,
@@ -5608,11 +5789,13 @@ impl<'a> DeactivateClientIsolationProfileOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5620,6 +5803,7 @@ impl<'a> DeactivateClientIsolationProfileOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5634,6 +5818,7 @@ impl<'a> DeactivateClientIsolationProfileOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5653,6 +5838,7 @@ impl<'a> DeactivateClientIsolationProfileOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5688,16 +5874,11 @@ static ACTIVATE_CLIENT_ISOLATION_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Op
 };
 /// Representations offered by `activate_client_isolation_profile_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateClientIsolationProfileOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateClientIsolationProfileOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_client_isolation_profile_on_wifi_network` (Activate client isolation profile on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5708,11 +5889,13 @@ pub struct ActivateClientIsolationProfileOnWifiNetwork<'a> {
 }
 impl<'a> ActivateClientIsolationProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateClientIsolationProfileOnWifiNetworkVersion,
@@ -5721,11 +5904,13 @@ impl<'a> ActivateClientIsolationProfileOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5733,6 +5918,7 @@ impl<'a> ActivateClientIsolationProfileOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5747,6 +5933,7 @@ impl<'a> ActivateClientIsolationProfileOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5766,6 +5953,7 @@ impl<'a> ActivateClientIsolationProfileOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5801,16 +5989,11 @@ static DEACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_WIFI_NETWORK: ruckus_one_runtime::Op
 };
 /// Representations offered by `deactivate_soft_gre_profile_on_venue_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateSoftGreProfileOnVenueWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateSoftGreProfileOnVenueWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::deactivate_soft_gre_profile_on_venue_wifi_network` (Deactivate soft gre profile on venue wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5821,11 +6004,13 @@ pub struct DeactivateSoftGreProfileOnVenueWifiNetwork<'a> {
 }
 impl<'a> DeactivateSoftGreProfileOnVenueWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateSoftGreProfileOnVenueWifiNetworkVersion,
@@ -5834,11 +6019,13 @@ impl<'a> DeactivateSoftGreProfileOnVenueWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5846,6 +6033,7 @@ impl<'a> DeactivateSoftGreProfileOnVenueWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5860,6 +6048,7 @@ impl<'a> DeactivateSoftGreProfileOnVenueWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5879,6 +6068,7 @@ impl<'a> DeactivateSoftGreProfileOnVenueWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5914,16 +6104,11 @@ static ACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_WIFI_NETWORK: ruckus_one_runtime::Oper
 };
 /// Representations offered by `activate_soft_gre_profile_on_venue_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateSoftGreProfileOnVenueWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateSoftGreProfileOnVenueWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_soft_gre_profile_on_venue_wifi_network` (Activate soft gre profile on venue wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5934,11 +6119,13 @@ pub struct ActivateSoftGreProfileOnVenueWifiNetwork<'a> {
 }
 impl<'a> ActivateSoftGreProfileOnVenueWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateSoftGreProfileOnVenueWifiNetworkVersion,
@@ -5947,11 +6134,13 @@ impl<'a> ActivateSoftGreProfileOnVenueWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5959,6 +6148,7 @@ impl<'a> ActivateSoftGreProfileOnVenueWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5973,6 +6163,7 @@ impl<'a> ActivateSoftGreProfileOnVenueWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5992,6 +6183,7 @@ impl<'a> ActivateSoftGreProfileOnVenueWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6027,16 +6219,11 @@ static GET_WIFI_NETWORK_PREDEFINED_HOTSPOT20_IDENTITY_PROVIDERS: ruckus_one_runt
 };
 /// Representations offered by `get_wifi_network_predefined_hotspot20_identity_providers`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetWifiNetworkPredefinedHotspot20IdentityProvidersVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetWifiNetworkPredefinedHotspot20IdentityProvidersVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::get_wifi_network_predefined_hotspot20_identity_providers` (Get wifi network predefined hotspot20 identity providers).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6047,11 +6234,13 @@ pub struct GetWifiNetworkPredefinedHotspot20IdentityProviders<'a> {
 }
 impl<'a> GetWifiNetworkPredefinedHotspot20IdentityProviders<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetWifiNetworkPredefinedHotspot20IdentityProvidersVersion,
@@ -6060,16 +6249,19 @@ impl<'a> GetWifiNetworkPredefinedHotspot20IdentityProviders<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6078,6 +6270,7 @@ impl<'a> GetWifiNetworkPredefinedHotspot20IdentityProviders<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6109,16 +6302,11 @@ static GET_WIFI_NETWORK_PREDEFINED_HOTSPOT20_OPERATORS: ruckus_one_runtime::Oper
 };
 /// Representations offered by `get_wifi_network_predefined_hotspot20_operators`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetWifiNetworkPredefinedHotspot20OperatorsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetWifiNetworkPredefinedHotspot20OperatorsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::get_wifi_network_predefined_hotspot20_operators` (Get wifi network predefined hotspot20 operators).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6129,11 +6317,13 @@ pub struct GetWifiNetworkPredefinedHotspot20Operators<'a> {
 }
 impl<'a> GetWifiNetworkPredefinedHotspot20Operators<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetWifiNetworkPredefinedHotspot20OperatorsVersion,
@@ -6142,16 +6332,19 @@ impl<'a> GetWifiNetworkPredefinedHotspot20Operators<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6160,6 +6353,7 @@ impl<'a> GetWifiNetworkPredefinedHotspot20Operators<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6191,16 +6385,11 @@ static GET_WIFI_NETWORK_DEFAULT_QOS_MAP_SET_OPTIONS: ruckus_one_runtime::Operati
 };
 /// Representations offered by `get_wifi_network_default_qos_map_set_options`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetWifiNetworkDefaultQosMapSetOptionsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetWifiNetworkDefaultQosMapSetOptionsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::get_wifi_network_default_qos_map_set_options` (Get wifi network default qos map set options).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6211,11 +6400,13 @@ pub struct GetWifiNetworkDefaultQosMapSetOptions<'a> {
 }
 impl<'a> GetWifiNetworkDefaultQosMapSetOptions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetWifiNetworkDefaultQosMapSetOptionsVersion,
@@ -6224,16 +6415,19 @@ impl<'a> GetWifiNetworkDefaultQosMapSetOptions<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6242,6 +6436,7 @@ impl<'a> GetWifiNetworkDefaultQosMapSetOptions<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6273,16 +6468,11 @@ static GET_RECOVERY_PASSPHRASE_SETTINGS: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `get_recovery_passphrase_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetRecoveryPassphraseSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetRecoveryPassphraseSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::get_recovery_passphrase_settings` (Get recovery passphrase settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6293,26 +6483,31 @@ pub struct GetRecoveryPassphraseSettings<'a> {
 }
 impl<'a> GetRecoveryPassphraseSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetRecoveryPassphraseSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6321,6 +6516,7 @@ impl<'a> GetRecoveryPassphraseSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6352,16 +6548,11 @@ static UPDATE_RECOVERY_PASSPHRASE_SETTINGS: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `update_recovery_passphrase_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateRecoveryPassphraseSettingsVersion {
-    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateRecoveryPassphraseSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::update_recovery_passphrase_settings` (Update recovery passphrase settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6372,21 +6563,25 @@ pub struct UpdateRecoveryPassphraseSettings<'a> {
 }
 impl<'a> UpdateRecoveryPassphraseSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateRecoveryPassphraseSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6394,6 +6589,7 @@ impl<'a> UpdateRecoveryPassphraseSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6408,6 +6604,7 @@ impl<'a> UpdateRecoveryPassphraseSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6427,6 +6624,7 @@ impl<'a> UpdateRecoveryPassphraseSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6462,16 +6660,11 @@ static GET_WIFI_NETWORK_WISPR_PROVIDERS: ruckus_one_runtime::Operation = ruckus_
 };
 /// Representations offered by `get_wifi_network_wispr_providers`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetWifiNetworkWisprProvidersVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetWifiNetworkWisprProvidersVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::get_wifi_network_wispr_providers` (Get wifi network wispr providers).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6482,26 +6675,31 @@ pub struct GetWifiNetworkWisprProviders<'a> {
 }
 impl<'a> GetWifiNetworkWisprProviders<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetWifiNetworkWisprProvidersVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6510,6 +6708,7 @@ impl<'a> GetWifiNetworkWisprProviders<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6541,16 +6740,11 @@ static DEACTIVATE_ACCESS_CONTROL_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Op
 };
 /// Representations offered by `deactivate_access_control_profile_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateAccessControlProfileOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateAccessControlProfileOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::deactivate_access_control_profile_on_wifi_network` (Deactivate access control profile on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6561,11 +6755,13 @@ pub struct DeactivateAccessControlProfileOnWifiNetwork<'a> {
 }
 impl<'a> DeactivateAccessControlProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateAccessControlProfileOnWifiNetworkVersion,
@@ -6574,11 +6770,13 @@ impl<'a> DeactivateAccessControlProfileOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6586,6 +6784,7 @@ impl<'a> DeactivateAccessControlProfileOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6600,6 +6799,7 @@ impl<'a> DeactivateAccessControlProfileOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6619,6 +6819,7 @@ impl<'a> DeactivateAccessControlProfileOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6654,16 +6855,11 @@ static ACTIVATE_ACCESS_CONTROL_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Oper
 };
 /// Representations offered by `activate_access_control_profile_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateAccessControlProfileOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateAccessControlProfileOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_access_control_profile_on_wifi_network` (Activate access control profile on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6674,11 +6870,13 @@ pub struct ActivateAccessControlProfileOnWifiNetwork<'a> {
 }
 impl<'a> ActivateAccessControlProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateAccessControlProfileOnWifiNetworkVersion,
@@ -6687,11 +6885,13 @@ impl<'a> ActivateAccessControlProfileOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6699,6 +6899,7 @@ impl<'a> ActivateAccessControlProfileOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6713,6 +6914,7 @@ impl<'a> ActivateAccessControlProfileOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6732,6 +6934,7 @@ impl<'a> ActivateAccessControlProfileOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6767,16 +6970,11 @@ static DEACTIVATE_APPLICATION_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::Operat
 };
 /// Representations offered by `deactivate_application_policy_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateApplicationPolicyOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateApplicationPolicyOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::deactivate_application_policy_on_wifi_network` (Deactivate application policy on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6787,11 +6985,13 @@ pub struct DeactivateApplicationPolicyOnWifiNetwork<'a> {
 }
 impl<'a> DeactivateApplicationPolicyOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateApplicationPolicyOnWifiNetworkVersion,
@@ -6800,11 +7000,13 @@ impl<'a> DeactivateApplicationPolicyOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6812,6 +7014,7 @@ impl<'a> DeactivateApplicationPolicyOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6826,6 +7029,7 @@ impl<'a> DeactivateApplicationPolicyOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6845,6 +7049,7 @@ impl<'a> DeactivateApplicationPolicyOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6880,16 +7085,11 @@ static ACTIVATE_APPLICATION_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `activate_application_policy_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateApplicationPolicyOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateApplicationPolicyOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_application_policy_on_wifi_network` (Activate application policy on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6900,11 +7100,13 @@ pub struct ActivateApplicationPolicyOnWifiNetwork<'a> {
 }
 impl<'a> ActivateApplicationPolicyOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateApplicationPolicyOnWifiNetworkVersion,
@@ -6913,11 +7115,13 @@ impl<'a> ActivateApplicationPolicyOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6925,6 +7129,7 @@ impl<'a> ActivateApplicationPolicyOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6939,6 +7144,7 @@ impl<'a> ActivateApplicationPolicyOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6958,6 +7164,7 @@ impl<'a> ActivateApplicationPolicyOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6993,16 +7200,11 @@ static DEACTIVATE_DEVICE_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `deactivate_device_policy_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateDevicePolicyOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateDevicePolicyOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::deactivate_device_policy_on_wifi_network` (Deactivate device policy on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7013,11 +7215,13 @@ pub struct DeactivateDevicePolicyOnWifiNetwork<'a> {
 }
 impl<'a> DeactivateDevicePolicyOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateDevicePolicyOnWifiNetworkVersion,
@@ -7026,11 +7230,13 @@ impl<'a> DeactivateDevicePolicyOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7038,6 +7244,7 @@ impl<'a> DeactivateDevicePolicyOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7052,6 +7259,7 @@ impl<'a> DeactivateDevicePolicyOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7071,6 +7279,7 @@ impl<'a> DeactivateDevicePolicyOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7106,16 +7315,11 @@ static ACTIVATE_DEVICE_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `activate_device_policy_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateDevicePolicyOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateDevicePolicyOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_device_policy_on_wifi_network` (Activate device policy on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7126,21 +7330,25 @@ pub struct ActivateDevicePolicyOnWifiNetwork<'a> {
 }
 impl<'a> ActivateDevicePolicyOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ActivateDevicePolicyOnWifiNetworkVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7148,6 +7356,7 @@ impl<'a> ActivateDevicePolicyOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7162,6 +7371,7 @@ impl<'a> ActivateDevicePolicyOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7181,6 +7391,7 @@ impl<'a> ActivateDevicePolicyOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7216,16 +7427,11 @@ static ACTIVATE_DPSK_SERVICE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ru
 };
 /// Representations offered by `activate_dpsk_service_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateDpskServiceOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateDpskServiceOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_dpsk_service_on_wifi_network` (Activate dpsk service on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7236,21 +7442,25 @@ pub struct ActivateDpskServiceOnWifiNetwork<'a> {
 }
 impl<'a> ActivateDpskServiceOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ActivateDpskServiceOnWifiNetworkVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7258,6 +7468,7 @@ impl<'a> ActivateDpskServiceOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7272,6 +7483,7 @@ impl<'a> ActivateDpskServiceOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7291,6 +7503,7 @@ impl<'a> ActivateDpskServiceOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7326,16 +7539,11 @@ static DEACTIVATE_HOTSPOT20_IDENTITY_PROVIDER_ON_WIFI_NETWORK: ruckus_one_runtim
 };
 /// Representations offered by `deactivate_hotspot20_identity_provider_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateHotspot20IdentityProviderOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateHotspot20IdentityProviderOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::deactivate_hotspot20_identity_provider_on_wifi_network` (Deactivate hotspot20 identity provider on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7346,11 +7554,13 @@ pub struct DeactivateHotspot20IdentityProviderOnWifiNetwork<'a> {
 }
 impl<'a> DeactivateHotspot20IdentityProviderOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateHotspot20IdentityProviderOnWifiNetworkVersion,
@@ -7359,11 +7569,13 @@ impl<'a> DeactivateHotspot20IdentityProviderOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7371,6 +7583,7 @@ impl<'a> DeactivateHotspot20IdentityProviderOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7385,6 +7598,7 @@ impl<'a> DeactivateHotspot20IdentityProviderOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7404,6 +7618,7 @@ impl<'a> DeactivateHotspot20IdentityProviderOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7439,16 +7654,11 @@ static ACTIVATE_HOTSPOT20_IDENTITY_PROVIDER_ON_WIFI_NETWORK: ruckus_one_runtime:
 };
 /// Representations offered by `activate_hotspot20_identity_provider_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateHotspot20IdentityProviderOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateHotspot20IdentityProviderOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_hotspot20_identity_provider_on_wifi_network` (Activate hotspot20 identity provider on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7459,11 +7669,13 @@ pub struct ActivateHotspot20IdentityProviderOnWifiNetwork<'a> {
 }
 impl<'a> ActivateHotspot20IdentityProviderOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateHotspot20IdentityProviderOnWifiNetworkVersion,
@@ -7472,11 +7684,13 @@ impl<'a> ActivateHotspot20IdentityProviderOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7484,6 +7698,7 @@ impl<'a> ActivateHotspot20IdentityProviderOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7498,6 +7713,7 @@ impl<'a> ActivateHotspot20IdentityProviderOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7517,6 +7733,7 @@ impl<'a> ActivateHotspot20IdentityProviderOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7552,16 +7769,11 @@ static DEACTIVATE_HOTSPOT20_OPERATOR_ON_WIFI_NETWORK: ruckus_one_runtime::Operat
 };
 /// Representations offered by `deactivate_hotspot20_operator_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateHotspot20OperatorOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateHotspot20OperatorOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::deactivate_hotspot20_operator_on_wifi_network` (Deactivate hotspot20 operator on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7572,11 +7784,13 @@ pub struct DeactivateHotspot20OperatorOnWifiNetwork<'a> {
 }
 impl<'a> DeactivateHotspot20OperatorOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateHotspot20OperatorOnWifiNetworkVersion,
@@ -7585,11 +7799,13 @@ impl<'a> DeactivateHotspot20OperatorOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7597,6 +7813,7 @@ impl<'a> DeactivateHotspot20OperatorOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7611,6 +7828,7 @@ impl<'a> DeactivateHotspot20OperatorOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7630,6 +7848,7 @@ impl<'a> DeactivateHotspot20OperatorOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7665,16 +7884,11 @@ static ACTIVATE_HOTSPOT20_OPERATOR_ON_WIFI_NETWORK: ruckus_one_runtime::Operatio
 };
 /// Representations offered by `activate_hotspot20_operator_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateHotspot20OperatorOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateHotspot20OperatorOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_hotspot20_operator_on_wifi_network` (Activate hotspot20 operator on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7685,11 +7899,13 @@ pub struct ActivateHotspot20OperatorOnWifiNetwork<'a> {
 }
 impl<'a> ActivateHotspot20OperatorOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateHotspot20OperatorOnWifiNetworkVersion,
@@ -7698,11 +7914,13 @@ impl<'a> ActivateHotspot20OperatorOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7710,6 +7928,7 @@ impl<'a> ActivateHotspot20OperatorOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7724,6 +7943,7 @@ impl<'a> ActivateHotspot20OperatorOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7743,6 +7963,7 @@ impl<'a> ActivateHotspot20OperatorOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7778,16 +7999,11 @@ static DEACTIVATE_L2_ACL_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `deactivate_l2_acl_policy_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateL2AclPolicyOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateL2AclPolicyOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::deactivate_l2_acl_policy_on_wifi_network` (Deactivate l2 acl policy on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7798,11 +8014,13 @@ pub struct DeactivateL2AclPolicyOnWifiNetwork<'a> {
 }
 impl<'a> DeactivateL2AclPolicyOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateL2AclPolicyOnWifiNetworkVersion,
@@ -7811,11 +8029,13 @@ impl<'a> DeactivateL2AclPolicyOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7823,6 +8043,7 @@ impl<'a> DeactivateL2AclPolicyOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7837,6 +8058,7 @@ impl<'a> DeactivateL2AclPolicyOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7856,6 +8078,7 @@ impl<'a> DeactivateL2AclPolicyOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7891,16 +8114,11 @@ static ACTIVATE_L2_ACL_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `activate_l2_acl_policy_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateL2AclPolicyOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateL2AclPolicyOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_l2_acl_policy_on_wifi_network` (Activate l2 acl policy on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7911,21 +8129,25 @@ pub struct ActivateL2AclPolicyOnWifiNetwork<'a> {
 }
 impl<'a> ActivateL2AclPolicyOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ActivateL2AclPolicyOnWifiNetworkVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7933,6 +8155,7 @@ impl<'a> ActivateL2AclPolicyOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7947,6 +8170,7 @@ impl<'a> ActivateL2AclPolicyOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7966,6 +8190,7 @@ impl<'a> ActivateL2AclPolicyOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8001,16 +8226,11 @@ static DEACTIVATE_L3_ACL_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::Operation =
 };
 /// Representations offered by `deactivate_l3_acl_policy_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateL3AclPolicyOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateL3AclPolicyOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::deactivate_l3_acl_policy_on_wifi_network` (Deactivate l3 acl policy on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -8021,11 +8241,13 @@ pub struct DeactivateL3AclPolicyOnWifiNetwork<'a> {
 }
 impl<'a> DeactivateL3AclPolicyOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateL3AclPolicyOnWifiNetworkVersion,
@@ -8034,11 +8256,13 @@ impl<'a> DeactivateL3AclPolicyOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8046,6 +8270,7 @@ impl<'a> DeactivateL3AclPolicyOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8060,6 +8285,7 @@ impl<'a> DeactivateL3AclPolicyOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8079,6 +8305,7 @@ impl<'a> DeactivateL3AclPolicyOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8114,16 +8341,11 @@ static ACTIVATE_L3_ACL_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `activate_l3_acl_policy_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateL3AclPolicyOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateL3AclPolicyOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_l3_acl_policy_on_wifi_network` (Activate l3 acl policy on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -8134,21 +8356,25 @@ pub struct ActivateL3AclPolicyOnWifiNetwork<'a> {
 }
 impl<'a> ActivateL3AclPolicyOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ActivateL3AclPolicyOnWifiNetworkVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8156,6 +8382,7 @@ impl<'a> ActivateL3AclPolicyOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8170,6 +8397,7 @@ impl<'a> ActivateL3AclPolicyOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8189,6 +8417,7 @@ impl<'a> ActivateL3AclPolicyOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8224,16 +8453,11 @@ static DEACTIVATE_MAC_REGISTRATION_POOL_ON_WIFI_NETWORK: ruckus_one_runtime::Ope
 };
 /// Representations offered by `deactivate_mac_registration_pool_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateMacRegistrationPoolOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateMacRegistrationPoolOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::deactivate_mac_registration_pool_on_wifi_network` (Deactivate mac registration pool on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -8244,11 +8468,13 @@ pub struct DeactivateMacRegistrationPoolOnWifiNetwork<'a> {
 }
 impl<'a> DeactivateMacRegistrationPoolOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateMacRegistrationPoolOnWifiNetworkVersion,
@@ -8257,11 +8483,13 @@ impl<'a> DeactivateMacRegistrationPoolOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8269,6 +8497,7 @@ impl<'a> DeactivateMacRegistrationPoolOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8283,6 +8512,7 @@ impl<'a> DeactivateMacRegistrationPoolOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8302,6 +8532,7 @@ impl<'a> DeactivateMacRegistrationPoolOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8337,16 +8568,11 @@ static ACTIVATE_MAC_REGISTRATION_POOL_ON_WIFI_NETWORK: ruckus_one_runtime::Opera
 };
 /// Representations offered by `activate_mac_registration_pool_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateMacRegistrationPoolOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateMacRegistrationPoolOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_mac_registration_pool_on_wifi_network` (Activate mac registration pool on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -8357,11 +8583,13 @@ pub struct ActivateMacRegistrationPoolOnWifiNetwork<'a> {
 }
 impl<'a> ActivateMacRegistrationPoolOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateMacRegistrationPoolOnWifiNetworkVersion,
@@ -8370,11 +8598,13 @@ impl<'a> ActivateMacRegistrationPoolOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8382,6 +8612,7 @@ impl<'a> ActivateMacRegistrationPoolOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8396,6 +8627,7 @@ impl<'a> ActivateMacRegistrationPoolOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8415,6 +8647,7 @@ impl<'a> ActivateMacRegistrationPoolOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8450,16 +8683,11 @@ static ACTIVATE_PORTAL_SERVICE_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Oper
 };
 /// Representations offered by `activate_portal_service_profile_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivatePortalServiceProfileOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivatePortalServiceProfileOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_portal_service_profile_on_wifi_network` (Activate portal service profile on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -8470,11 +8698,13 @@ pub struct ActivatePortalServiceProfileOnWifiNetwork<'a> {
 }
 impl<'a> ActivatePortalServiceProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivatePortalServiceProfileOnWifiNetworkVersion,
@@ -8483,11 +8713,13 @@ impl<'a> ActivatePortalServiceProfileOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8495,6 +8727,7 @@ impl<'a> ActivatePortalServiceProfileOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8509,6 +8742,7 @@ impl<'a> ActivatePortalServiceProfileOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8528,6 +8762,7 @@ impl<'a> ActivatePortalServiceProfileOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8563,16 +8798,11 @@ static GET_WIFI_NETWORK_RADIUS_SERVER_PROFILE_SETTINGS: ruckus_one_runtime::Oper
 };
 /// Representations offered by `get_wifi_network_radius_server_profile_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetWifiNetworkRadiusServerProfileSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetWifiNetworkRadiusServerProfileSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::get_wifi_network_radius_server_profile_settings` (Get wifi network radius server profile settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -8583,11 +8813,13 @@ pub struct GetWifiNetworkRadiusServerProfileSettings<'a> {
 }
 impl<'a> GetWifiNetworkRadiusServerProfileSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: GetWifiNetworkRadiusServerProfileSettingsVersion,
@@ -8596,16 +8828,19 @@ impl<'a> GetWifiNetworkRadiusServerProfileSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8617,6 +8852,7 @@ impl<'a> GetWifiNetworkRadiusServerProfileSettings<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8650,16 +8886,11 @@ static UPDATE_WIFI_NETWORK_RADIUS_SERVER_PROFILE_SETTINGS: ruckus_one_runtime::O
 };
 /// Representations offered by `update_wifi_network_radius_server_profile_settings`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateWifiNetworkRadiusServerProfileSettingsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateWifiNetworkRadiusServerProfileSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::update_wifi_network_radius_server_profile_settings` (Update wifi network radius server profile settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -8670,11 +8901,13 @@ pub struct UpdateWifiNetworkRadiusServerProfileSettings<'a> {
 }
 impl<'a> UpdateWifiNetworkRadiusServerProfileSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: UpdateWifiNetworkRadiusServerProfileSettingsVersion,
@@ -8683,11 +8916,13 @@ impl<'a> UpdateWifiNetworkRadiusServerProfileSettings<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8695,6 +8930,7 @@ impl<'a> UpdateWifiNetworkRadiusServerProfileSettings<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8709,6 +8945,7 @@ impl<'a> UpdateWifiNetworkRadiusServerProfileSettings<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8728,6 +8965,7 @@ impl<'a> UpdateWifiNetworkRadiusServerProfileSettings<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8763,16 +9001,11 @@ static DEACTIVATE_RADIUS_SERVER_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Ope
 };
 /// Representations offered by `deactivate_radius_server_profile_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateRadiusServerProfileOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateRadiusServerProfileOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::deactivate_radius_server_profile_on_wifi_network` (Deactivate radius server profile on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -8783,11 +9016,13 @@ pub struct DeactivateRadiusServerProfileOnWifiNetwork<'a> {
 }
 impl<'a> DeactivateRadiusServerProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateRadiusServerProfileOnWifiNetworkVersion,
@@ -8796,11 +9031,13 @@ impl<'a> DeactivateRadiusServerProfileOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8808,6 +9045,7 @@ impl<'a> DeactivateRadiusServerProfileOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8822,6 +9060,7 @@ impl<'a> DeactivateRadiusServerProfileOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8841,6 +9080,7 @@ impl<'a> DeactivateRadiusServerProfileOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8876,16 +9116,11 @@ static ACTIVATE_RADIUS_SERVER_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Opera
 };
 /// Representations offered by `activate_radius_server_profile_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateRadiusServerProfileOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateRadiusServerProfileOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_radius_server_profile_on_wifi_network` (Activate radius server profile on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -8896,11 +9131,13 @@ pub struct ActivateRadiusServerProfileOnWifiNetwork<'a> {
 }
 impl<'a> ActivateRadiusServerProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateRadiusServerProfileOnWifiNetworkVersion,
@@ -8909,11 +9146,13 @@ impl<'a> ActivateRadiusServerProfileOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8921,6 +9160,7 @@ impl<'a> ActivateRadiusServerProfileOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8935,6 +9175,7 @@ impl<'a> ActivateRadiusServerProfileOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8954,6 +9195,7 @@ impl<'a> ActivateRadiusServerProfileOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8989,16 +9231,11 @@ static DEACTIVATE_VLAN_POOL_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Operati
 };
 /// Representations offered by `deactivate_vlan_pool_profile_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateVlanPoolProfileOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateVlanPoolProfileOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::deactivate_vlan_pool_profile_on_wifi_network` (Deactivate vlan pool profile on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -9009,11 +9246,13 @@ pub struct DeactivateVlanPoolProfileOnWifiNetwork<'a> {
 }
 impl<'a> DeactivateVlanPoolProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateVlanPoolProfileOnWifiNetworkVersion,
@@ -9022,11 +9261,13 @@ impl<'a> DeactivateVlanPoolProfileOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -9034,6 +9275,7 @@ impl<'a> DeactivateVlanPoolProfileOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -9048,6 +9290,7 @@ impl<'a> DeactivateVlanPoolProfileOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -9067,6 +9310,7 @@ impl<'a> DeactivateVlanPoolProfileOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -9102,16 +9346,11 @@ static ACTIVATE_VLAN_POOL_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation
 };
 /// Representations offered by `activate_vlan_pool_profile_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateVlanPoolProfileOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateVlanPoolProfileOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_vlan_pool_profile_on_wifi_network` (Activate vlan pool profile on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -9122,11 +9361,13 @@ pub struct ActivateVlanPoolProfileOnWifiNetwork<'a> {
 }
 impl<'a> ActivateVlanPoolProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateVlanPoolProfileOnWifiNetworkVersion,
@@ -9135,11 +9376,13 @@ impl<'a> ActivateVlanPoolProfileOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -9147,6 +9390,7 @@ impl<'a> ActivateVlanPoolProfileOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -9161,6 +9405,7 @@ impl<'a> ActivateVlanPoolProfileOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -9180,6 +9425,7 @@ impl<'a> ActivateVlanPoolProfileOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -9215,16 +9461,11 @@ static DEACTIVATE_WIFI_CALLING_SERVICE_PROFILE_ON_WIFI_NETWORK: ruckus_one_runti
 };
 /// Representations offered by `deactivate_wifi_calling_service_profile_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeactivateWifiCallingServiceProfileOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeactivateWifiCallingServiceProfileOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::deactivate_wifi_calling_service_profile_on_wifi_network` (Deactivate wifi calling service profile on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -9235,11 +9476,13 @@ pub struct DeactivateWifiCallingServiceProfileOnWifiNetwork<'a> {
 }
 impl<'a> DeactivateWifiCallingServiceProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: DeactivateWifiCallingServiceProfileOnWifiNetworkVersion,
@@ -9248,11 +9491,13 @@ impl<'a> DeactivateWifiCallingServiceProfileOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -9260,6 +9505,7 @@ impl<'a> DeactivateWifiCallingServiceProfileOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -9274,6 +9520,7 @@ impl<'a> DeactivateWifiCallingServiceProfileOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -9293,6 +9540,7 @@ impl<'a> DeactivateWifiCallingServiceProfileOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -9328,16 +9576,11 @@ static ACTIVATE_WIFI_CALLING_SERVICE_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime
 };
 /// Representations offered by `activate_wifi_calling_service_profile_on_wifi_network`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ActivateWifiCallingServiceProfileOnWifiNetworkVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ActivateWifiCallingServiceProfileOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_wifi_calling_service_profile_on_wifi_network` (Activate wifi calling service profile on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -9348,11 +9591,13 @@ pub struct ActivateWifiCallingServiceProfileOnWifiNetwork<'a> {
 }
 impl<'a> ActivateWifiCallingServiceProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: ActivateWifiCallingServiceProfileOnWifiNetworkVersion,
@@ -9361,11 +9606,13 @@ impl<'a> ActivateWifiCallingServiceProfileOnWifiNetwork<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -9373,6 +9620,7 @@ impl<'a> ActivateWifiCallingServiceProfileOnWifiNetwork<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -9387,6 +9635,7 @@ impl<'a> ActivateWifiCallingServiceProfileOnWifiNetwork<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -9406,6 +9655,7 @@ impl<'a> ActivateWifiCallingServiceProfileOnWifiNetwork<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,

@@ -60,6 +60,7 @@ impl<'de> serde::Deserialize<'de> for Activation {
 }
 impl Activation {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             venue_id: None,
@@ -144,6 +145,7 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationAllowlistEntry {
 }
 impl ClientIsolationAllowlistEntry {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(mac: String) -> Self {
         Self {
             description: None,
@@ -216,6 +218,7 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationProfile {
 }
 impl ClientIsolationProfile {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(allowlist: Vec<ClientIsolationAllowlistEntry>, name: String) -> Self {
         Self {
             allowlist,
@@ -306,6 +309,7 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationProfileQueryData {
 }
 impl ClientIsolationProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -490,6 +494,7 @@ impl<'de> serde::Deserialize<'de> for EthernetPortProfile {
 }
 impl EthernetPortProfile {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             auth_type: None,
@@ -945,6 +950,7 @@ impl<'de> serde::Deserialize<'de> for LbsServerProfileQueryData {
 }
 impl LbsServerProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1040,6 +1046,7 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsProxyProfile {
 }
 impl MulticastDnsProxyProfile {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(service_name: String) -> Self {
         Self {
             id: None,
@@ -1129,6 +1136,7 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsProxyProfileQueryData {
 }
 impl MulticastDnsProxyProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1245,6 +1253,7 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsProxyServiceRule {
 }
 impl MulticastDnsProxyServiceRule {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(from_vlan: i64, to_vlan: i64) -> Self {
         Self {
             enabled: None,
@@ -1350,6 +1359,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseClientIsolationProfileQueryDa
 }
 impl QueryResponseClientIsolationProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -1474,6 +1484,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseLbsServerProfileQueryData {
 }
 impl QueryResponseLbsServerProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -1598,6 +1609,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseMulticastDnsProxyProfileQuery
 }
 impl QueryResponseMulticastDnsProxyProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -1722,6 +1734,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseSnmpAgentProfileQueryData {
 }
 impl QueryResponseSnmpAgentProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -1845,6 +1858,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseSoftGreProfileQueryData {
 }
 impl QueryResponseSoftGreProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -1962,6 +1976,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseTunnelProfile {
 }
 impl QueryResponseTunnelProfile {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -2071,6 +2086,7 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentNotificationSettings {
 }
 impl SnmpAgentNotificationSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             target_ip_address: None,
@@ -2206,6 +2222,7 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentProfile {
 }
 impl SnmpAgentProfile {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             id: None,
@@ -2326,6 +2343,7 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentProfileQueryData {
 }
 impl SnmpAgentProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2487,6 +2505,7 @@ impl<'de> serde::Deserialize<'de> for SnmpV2Agent {
 }
 impl SnmpV2Agent {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(community_name: String) -> Self {
         Self {
             community_name,
@@ -2595,6 +2614,7 @@ impl<'de> serde::Deserialize<'de> for SnmpV3Agent {
 }
 impl SnmpV3Agent {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         authentication_passphrase: ruckus_one_runtime::Secret,
         user_name: String,
@@ -2866,6 +2886,7 @@ impl<'de> serde::Deserialize<'de> for SoftGreProfile {
 }
 impl SoftGreProfile {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, primary_gateway_address: String) -> Self {
         Self {
             description: None,
@@ -3031,6 +3052,7 @@ impl<'de> serde::Deserialize<'de> for SoftGreProfileQueryData {
 }
 impl SoftGreProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3242,6 +3264,7 @@ impl<'de> serde::Deserialize<'de> for SupplicantAuthenticationOptions {
 }
 impl SupplicantAuthenticationOptions {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             password: None,
@@ -3431,6 +3454,7 @@ impl<'de> serde::Deserialize<'de> for TunnelProfile {
 }
 impl TunnelProfile {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3619,6 +3643,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelMulticastDnsProxyServiceRule {
 }
 impl ViewmodelMulticastDnsProxyServiceRule {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             rule_index: None,
@@ -3698,6 +3723,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/clientIsolationProfiles")]
     #[doc(alias = "POST /clientIsolationProfiles")]
+    #[inline]
     pub fn create_client_isolation_profile(
         &self,
         body: &ClientIsolationProfile,
@@ -3723,6 +3749,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/clientIsolationProfiles/{clientIsolationProfileId}")]
     #[doc(alias = "GET /clientIsolationProfiles/{clientIsolationProfileId}")]
     #[doc(alias = "getClientIsolationProfile")]
+    #[inline]
     pub fn get_client_isolation_profile(
         &self,
         client_isolation_profile_id: &str,
@@ -3747,6 +3774,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/clientIsolationProfiles/{clientIsolationProfileId}")]
     #[doc(alias = "PUT /clientIsolationProfiles/{clientIsolationProfileId}")]
     #[doc(alias = "updateClientIsolationProfile")]
+    #[inline]
     pub fn update_client_isolation_profile(
         &self,
         client_isolation_profile_id: &str,
@@ -3774,6 +3802,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/clientIsolationProfiles/{clientIsolationProfileId}")]
     #[doc(alias = "DELETE /clientIsolationProfiles/{clientIsolationProfileId}")]
     #[doc(alias = "deleteClientIsolationProfile")]
+    #[inline]
     pub fn delete_client_isolation_profile(
         &self,
         client_isolation_profile_id: &str,
@@ -3802,6 +3831,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/clientIsolationProfiles/query")]
     #[doc(alias = "POST /clientIsolationProfiles/query")]
     #[doc(alias = "queryClientIsolationProfiles")]
+    #[inline]
     pub fn query_client_isolation_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -3826,6 +3856,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/lbsServerProfiles")]
     #[doc(alias = "POST /lbsServerProfiles")]
+    #[inline]
     pub fn create_lbs_server_profile(
         &self,
         body: &LbsServerProfile,
@@ -3849,6 +3880,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/lbsServerProfiles/{lbsServerProfileId}")]
     #[doc(alias = "GET /lbsServerProfiles/{lbsServerProfileId}")]
     #[doc(alias = "getLbsServerProfile")]
+    #[inline]
     pub fn get_lbs_server_profile(
         &self,
         lbs_server_profile_id: &str,
@@ -3873,6 +3905,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/lbsServerProfiles/{lbsServerProfileId}")]
     #[doc(alias = "PUT /lbsServerProfiles/{lbsServerProfileId}")]
     #[doc(alias = "updateLbsServerProfile")]
+    #[inline]
     pub fn update_lbs_server_profile(
         &self,
         lbs_server_profile_id: &str,
@@ -3898,6 +3931,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/lbsServerProfiles/{lbsServerProfileId}")]
     #[doc(alias = "DELETE /lbsServerProfiles/{lbsServerProfileId}")]
     #[doc(alias = "deleteLbsServerProfile")]
+    #[inline]
     pub fn delete_lbs_server_profile(
         &self,
         lbs_server_profile_id: &str,
@@ -3924,6 +3958,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/lbsServerProfiles/query")]
     #[doc(alias = "POST /lbsServerProfiles/query")]
     #[doc(alias = "getLbsServerProfileForView")]
+    #[inline]
     pub fn query_lbs_server_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -3946,6 +3981,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/multicastDnsProxyProfiles")]
     #[doc(alias = "POST /multicastDnsProxyProfiles")]
+    #[inline]
     pub fn create_multicast_dns_proxy_profile(
         &self,
         body: &MulticastDnsProxyProfile,
@@ -3971,6 +4007,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/multicastDnsProxyProfiles/{multicastDnsProxyProfileId}")]
     #[doc(alias = "GET /multicastDnsProxyProfiles/{multicastDnsProxyProfileId}")]
     #[doc(alias = "getMulticastDnsProxyProfile")]
+    #[inline]
     pub fn get_multicast_dns_proxy_profile(
         &self,
         multicast_dns_proxy_profile_id: &str,
@@ -3995,6 +4032,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/multicastDnsProxyProfiles/{multicastDnsProxyProfileId}")]
     #[doc(alias = "PUT /multicastDnsProxyProfiles/{multicastDnsProxyProfileId}")]
     #[doc(alias = "updateMulticastDnsProxyProfile")]
+    #[inline]
     pub fn update_multicast_dns_proxy_profile(
         &self,
         multicast_dns_proxy_profile_id: &str,
@@ -4022,6 +4060,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/multicastDnsProxyProfiles/{multicastDnsProxyProfileId}")]
     #[doc(alias = "DELETE /multicastDnsProxyProfiles/{multicastDnsProxyProfileId}")]
     #[doc(alias = "deleteMulticastDnsProxyProfile")]
+    #[inline]
     pub fn delete_multicast_dns_proxy_profile(
         &self,
         multicast_dns_proxy_profile_id: &str,
@@ -4050,6 +4089,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/multicastDnsProxyProfiles/query")]
     #[doc(alias = "POST /multicastDnsProxyProfiles/query")]
     #[doc(alias = "queryMulticastDnsProxyProfiles")]
+    #[inline]
     pub fn query_multicast_dns_proxy_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -4074,6 +4114,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/roguePolicies")]
     #[doc(alias = "POST /roguePolicies")]
+    #[inline]
     pub fn create_rogue_policy(
         &self,
         body: &super::common::RoguePolicy,
@@ -4097,6 +4138,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/roguePolicies/{roguePolicyId}")]
     #[doc(alias = "GET /roguePolicies/{roguePolicyId}")]
     #[doc(alias = "getRoguePolicy")]
+    #[inline]
     pub fn get_rogue_policy(&self, rogue_policy_id: &str) -> GetRoguePolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4118,6 +4160,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/roguePolicies/{roguePolicyId}")]
     #[doc(alias = "PUT /roguePolicies/{roguePolicyId}")]
     #[doc(alias = "updateRoguePolicy")]
+    #[inline]
     pub fn update_rogue_policy(
         &self,
         rogue_policy_id: &str,
@@ -4143,6 +4186,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/roguePolicies/{roguePolicyId}")]
     #[doc(alias = "DELETE /roguePolicies/{roguePolicyId}")]
     #[doc(alias = "deleteRoguePolicy")]
+    #[inline]
     pub fn delete_rogue_policy(&self, rogue_policy_id: &str) -> DeleteRoguePolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4166,6 +4210,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/roguePolicies/query")]
     #[doc(alias = "POST /roguePolicies/query")]
     #[doc(alias = "getRoguePoliciesForView")]
+    #[inline]
     pub fn query_rogue_policies(
         &self,
         body: &super::common::QueryRequest,
@@ -4188,6 +4233,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/snmpAgentProfiles")]
     #[doc(alias = "POST /snmpAgentProfiles")]
+    #[inline]
     pub fn create_snmp_agent_profile(
         &self,
         body: &SnmpAgentProfile,
@@ -4211,6 +4257,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/snmpAgentProfiles/{snmpAgentProfileId}")]
     #[doc(alias = "GET /snmpAgentProfiles/{snmpAgentProfileId}")]
     #[doc(alias = "getSnmpAgentProfile")]
+    #[inline]
     pub fn get_snmp_agent_profile(
         &self,
         snmp_agent_profile_id: &str,
@@ -4235,6 +4282,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/snmpAgentProfiles/{snmpAgentProfileId}")]
     #[doc(alias = "PUT /snmpAgentProfiles/{snmpAgentProfileId}")]
     #[doc(alias = "updateSnmpAgentProfile")]
+    #[inline]
     pub fn update_snmp_agent_profile(
         &self,
         snmp_agent_profile_id: &str,
@@ -4260,6 +4308,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/snmpAgentProfiles/{snmpAgentProfileId}")]
     #[doc(alias = "DELETE /snmpAgentProfiles/{snmpAgentProfileId}")]
     #[doc(alias = "deleteSnmpAgentProfile")]
+    #[inline]
     pub fn delete_snmp_agent_profile(
         &self,
         snmp_agent_profile_id: &str,
@@ -4286,6 +4335,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/snmpAgentProfiles/query")]
     #[doc(alias = "POST /snmpAgentProfiles/query")]
     #[doc(alias = "querySnmpAgentProfiles")]
+    #[inline]
     pub fn query_snmp_agent_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -4308,6 +4358,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/softGreProfiles")]
     #[doc(alias = "POST /softGreProfiles")]
+    #[inline]
     pub fn create_soft_gre_profile(
         &self,
         body: &SoftGreProfile,
@@ -4331,6 +4382,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/softGreProfiles/{softGreProfileId}")]
     #[doc(alias = "GET /softGreProfiles/{softGreProfileId}")]
     #[doc(alias = "getSoftGreProfile")]
+    #[inline]
     pub fn get_soft_gre_profile(
         &self,
         soft_gre_profile_id: &str,
@@ -4355,6 +4407,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/softGreProfiles/{softGreProfileId}")]
     #[doc(alias = "PUT /softGreProfiles/{softGreProfileId}")]
     #[doc(alias = "updateSoftGreProfile")]
+    #[inline]
     pub fn update_soft_gre_profile(
         &self,
         soft_gre_profile_id: &str,
@@ -4380,6 +4433,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/softGreProfiles/{softGreProfileId}")]
     #[doc(alias = "DELETE /softGreProfiles/{softGreProfileId}")]
     #[doc(alias = "deleteSoftGreProfile")]
+    #[inline]
     pub fn delete_soft_gre_profile(
         &self,
         soft_gre_profile_id: &str,
@@ -4406,6 +4460,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/softGreProfiles/query")]
     #[doc(alias = "POST /softGreProfiles/query")]
     #[doc(alias = "QuerySoftGreProfiles")]
+    #[inline]
     pub fn query_soft_gre_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -4428,6 +4483,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/tunnelServiceProfiles")]
     #[doc(alias = "POST /tunnelServiceProfiles")]
+    #[inline]
     pub fn create_tunnel_service_profile(
         &self,
         body: &super::common::TunnelServiceProfile,
@@ -4451,6 +4507,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/tunnelServiceProfiles/{tunnelServiceProfileId}")]
     #[doc(alias = "GET /tunnelServiceProfiles/{tunnelServiceProfileId}")]
     #[doc(alias = "getTunnelServiceProfile")]
+    #[inline]
     pub fn get_tunnel_service_profile(
         &self,
         tunnel_service_profile_id: &str,
@@ -4475,6 +4532,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/tunnelServiceProfiles/{tunnelServiceProfileId}")]
     #[doc(alias = "PUT /tunnelServiceProfiles/{tunnelServiceProfileId}")]
     #[doc(alias = "updateTunnelServiceProfile")]
+    #[inline]
     pub fn update_tunnel_service_profile(
         &self,
         tunnel_service_profile_id: &str,
@@ -4501,6 +4559,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/tunnelServiceProfiles/{tunnelServiceProfileId}")]
     #[doc(alias = "PATCH /tunnelServiceProfiles/{tunnelServiceProfileId}")]
     #[doc(alias = "patchTunnelServiceProfile")]
+    #[inline]
     pub fn patch_tunnel_service_profile(
         &self,
         tunnel_service_profile_id: &str,
@@ -4526,6 +4585,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/tunnelServiceProfiles/{tunnelServiceProfileId}")]
     #[doc(alias = "DELETE /tunnelServiceProfiles/{tunnelServiceProfileId}")]
     #[doc(alias = "deleteTunnelServiceProfile")]
+    #[inline]
     pub fn delete_tunnel_service_profile(
         &self,
         tunnel_service_profile_id: &str,
@@ -4552,6 +4612,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/tunnelServiceProfiles/query")]
     #[doc(alias = "POST /tunnelServiceProfiles/query")]
     #[doc(alias = "getTunnelProfileProfiles")]
+    #[inline]
     pub fn query_tunnel_service_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -4574,6 +4635,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/vlanPoolProfiles")]
     #[doc(alias = "POST /vlanPoolProfiles")]
+    #[inline]
     pub fn create_vlan_pool_profile(
         &self,
         body: &super::common::VlanPoolProfile,
@@ -4597,6 +4659,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/vlanPoolProfiles/{vlanPoolProfileId}")]
     #[doc(alias = "GET /vlanPoolProfiles/{vlanPoolProfileId}")]
     #[doc(alias = "getVlanPoolProfile")]
+    #[inline]
     pub fn get_vlan_pool_profile(
         &self,
         vlan_pool_profile_id: &str,
@@ -4621,6 +4684,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/vlanPoolProfiles/{vlanPoolProfileId}")]
     #[doc(alias = "PUT /vlanPoolProfiles/{vlanPoolProfileId}")]
     #[doc(alias = "updateVlanPoolProfile")]
+    #[inline]
     pub fn update_vlan_pool_profile(
         &self,
         vlan_pool_profile_id: &str,
@@ -4646,6 +4710,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/vlanPoolProfiles/{vlanPoolProfileId}")]
     #[doc(alias = "DELETE /vlanPoolProfiles/{vlanPoolProfileId}")]
     #[doc(alias = "deleteVlanPoolProfile")]
+    #[inline]
     pub fn delete_vlan_pool_profile(
         &self,
         vlan_pool_profile_id: &str,
@@ -4672,6 +4737,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/vlanPoolProfiles/query")]
     #[doc(alias = "POST /vlanPoolProfiles/query")]
     #[doc(alias = "queryVlanPoolProfiles")]
+    #[inline]
     pub fn query_vlan_pool_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -4694,6 +4760,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/ethernetPortProfiles")]
     #[doc(alias = "POST /ethernetPortProfiles")]
+    #[inline]
     pub fn create_ethernet_port_profile(
         &self,
         body: &EthernetPortProfile,
@@ -4717,6 +4784,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/ethernetPortProfiles/{ethernetPortProfileId}")]
     #[doc(alias = "GET /ethernetPortProfiles/{ethernetPortProfileId}")]
     #[doc(alias = "getEthernetPortProfile")]
+    #[inline]
     pub fn get_ethernet_port_profile(
         &self,
         ethernet_port_profile_id: &str,
@@ -4741,6 +4809,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/ethernetPortProfiles/{ethernetPortProfileId}")]
     #[doc(alias = "PUT /ethernetPortProfiles/{ethernetPortProfileId}")]
     #[doc(alias = "updateEthernetPortProfile")]
+    #[inline]
     pub fn update_ethernet_port_profile(
         &self,
         ethernet_port_profile_id: &str,
@@ -4766,6 +4835,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/ethernetPortProfiles/{ethernetPortProfileId}")]
     #[doc(alias = "DELETE /ethernetPortProfiles/{ethernetPortProfileId}")]
     #[doc(alias = "deleteEthernetPortProfile")]
+    #[inline]
     pub fn delete_ethernet_port_profile(
         &self,
         ethernet_port_profile_id: &str,
@@ -4792,6 +4862,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "/ethernetPortProfiles/query")]
     #[doc(alias = "POST /ethernetPortProfiles/query")]
     #[doc(alias = "getEthernetPortProfiles")]
+    #[inline]
     pub fn query_ethernet_port_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -4825,16 +4896,11 @@ static CREATE_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `create_client_isolation_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateClientIsolationProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateClientIsolationProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::create_client_isolation_profile` (Create client isolation profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4845,21 +4911,25 @@ pub struct CreateClientIsolationProfile<'a> {
 }
 impl<'a> CreateClientIsolationProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateClientIsolationProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4867,6 +4937,7 @@ impl<'a> CreateClientIsolationProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4881,6 +4952,7 @@ impl<'a> CreateClientIsolationProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4898,6 +4970,7 @@ impl<'a> CreateClientIsolationProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4933,16 +5006,11 @@ static GET_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `get_client_isolation_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetClientIsolationProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetClientIsolationProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::get_client_isolation_profile` (Get client isolation profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4953,26 +5021,31 @@ pub struct GetClientIsolationProfile<'a> {
 }
 impl<'a> GetClientIsolationProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetClientIsolationProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4981,6 +5054,7 @@ impl<'a> GetClientIsolationProfile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5012,16 +5086,11 @@ static UPDATE_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `update_client_isolation_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateClientIsolationProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateClientIsolationProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::update_client_isolation_profile` (Update client isolation profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5032,21 +5101,25 @@ pub struct UpdateClientIsolationProfile<'a> {
 }
 impl<'a> UpdateClientIsolationProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateClientIsolationProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5054,6 +5127,7 @@ impl<'a> UpdateClientIsolationProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5068,6 +5142,7 @@ impl<'a> UpdateClientIsolationProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5085,6 +5160,7 @@ impl<'a> UpdateClientIsolationProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5120,16 +5196,11 @@ static DELETE_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `delete_client_isolation_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteClientIsolationProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteClientIsolationProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::delete_client_isolation_profile` (Delete client isolation profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5140,21 +5211,25 @@ pub struct DeleteClientIsolationProfile<'a> {
 }
 impl<'a> DeleteClientIsolationProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteClientIsolationProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5162,6 +5237,7 @@ impl<'a> DeleteClientIsolationProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5176,6 +5252,7 @@ impl<'a> DeleteClientIsolationProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5193,6 +5270,7 @@ impl<'a> DeleteClientIsolationProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5228,16 +5306,11 @@ static QUERY_CLIENT_ISOLATION_PROFILES: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `query_client_isolation_profiles`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryClientIsolationProfilesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryClientIsolationProfilesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::query_client_isolation_profiles` (Query client isolation profiles).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5248,11 +5321,13 @@ pub struct QueryClientIsolationProfiles<'a> {
 }
 impl<'a> QueryClientIsolationProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryClientIsolationProfilesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -5265,6 +5340,7 @@ impl<'a> QueryClientIsolationProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, QueryResponseClientIsolationProfileQueryData> {
@@ -5273,22 +5349,26 @@ impl<'a> QueryClientIsolationProfiles<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, ClientIsolationProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5300,6 +5380,7 @@ impl<'a> QueryClientIsolationProfiles<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5331,16 +5412,11 @@ static CREATE_LBS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `create_lbs_server_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateLbsServerProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateLbsServerProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::create_lbs_server_profile` (Create LBS server profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5351,21 +5427,25 @@ pub struct CreateLbsServerProfile<'a> {
 }
 impl<'a> CreateLbsServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateLbsServerProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5373,6 +5453,7 @@ impl<'a> CreateLbsServerProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5387,6 +5468,7 @@ impl<'a> CreateLbsServerProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5404,6 +5486,7 @@ impl<'a> CreateLbsServerProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5439,16 +5522,11 @@ static GET_LBS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `get_lbs_server_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetLbsServerProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetLbsServerProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::get_lbs_server_profile` (Get LBS server profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5459,26 +5537,31 @@ pub struct GetLbsServerProfile<'a> {
 }
 impl<'a> GetLbsServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetLbsServerProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5487,6 +5570,7 @@ impl<'a> GetLbsServerProfile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5518,16 +5602,11 @@ static UPDATE_LBS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `update_lbs_server_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateLbsServerProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateLbsServerProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::update_lbs_server_profile` (Update LBS server profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5538,21 +5617,25 @@ pub struct UpdateLbsServerProfile<'a> {
 }
 impl<'a> UpdateLbsServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateLbsServerProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5560,6 +5643,7 @@ impl<'a> UpdateLbsServerProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5574,6 +5658,7 @@ impl<'a> UpdateLbsServerProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5591,6 +5676,7 @@ impl<'a> UpdateLbsServerProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5626,16 +5712,11 @@ static DELETE_LBS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `delete_lbs_server_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteLbsServerProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteLbsServerProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::delete_lbs_server_profile` (Delete LBS server profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5646,21 +5727,25 @@ pub struct DeleteLbsServerProfile<'a> {
 }
 impl<'a> DeleteLbsServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteLbsServerProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5668,6 +5753,7 @@ impl<'a> DeleteLbsServerProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5682,6 +5768,7 @@ impl<'a> DeleteLbsServerProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5699,6 +5786,7 @@ impl<'a> DeleteLbsServerProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5734,16 +5822,11 @@ static QUERY_LBS_SERVER_PROFILES: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `query_lbs_server_profiles`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryLbsServerProfilesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryLbsServerProfilesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::query_lbs_server_profiles` (Query LBS server profiles).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5754,11 +5837,13 @@ pub struct QueryLbsServerProfiles<'a> {
 }
 impl<'a> QueryLbsServerProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryLbsServerProfilesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -5771,6 +5856,7 @@ impl<'a> QueryLbsServerProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, QueryResponseLbsServerProfileQueryData> {
@@ -5779,20 +5865,24 @@ impl<'a> QueryLbsServerProfiles<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, LbsServerProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5804,6 +5894,7 @@ impl<'a> QueryLbsServerProfiles<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5835,16 +5926,11 @@ static CREATE_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `create_multicast_dns_proxy_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateMulticastDnsProxyProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateMulticastDnsProxyProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::create_multicast_dns_proxy_profile` (Create multicast DNS proxy profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5855,21 +5941,25 @@ pub struct CreateMulticastDnsProxyProfile<'a> {
 }
 impl<'a> CreateMulticastDnsProxyProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateMulticastDnsProxyProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5877,6 +5967,7 @@ impl<'a> CreateMulticastDnsProxyProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5891,6 +5982,7 @@ impl<'a> CreateMulticastDnsProxyProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5908,6 +6000,7 @@ impl<'a> CreateMulticastDnsProxyProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5943,16 +6036,11 @@ static GET_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `get_multicast_dns_proxy_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetMulticastDnsProxyProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetMulticastDnsProxyProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::get_multicast_dns_proxy_profile` (Get multicast DNS proxy profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5963,26 +6051,31 @@ pub struct GetMulticastDnsProxyProfile<'a> {
 }
 impl<'a> GetMulticastDnsProxyProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetMulticastDnsProxyProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5991,6 +6084,7 @@ impl<'a> GetMulticastDnsProxyProfile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6022,16 +6116,11 @@ static UPDATE_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `update_multicast_dns_proxy_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateMulticastDnsProxyProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateMulticastDnsProxyProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::update_multicast_dns_proxy_profile` (Update multicast DNS proxy profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6042,21 +6131,25 @@ pub struct UpdateMulticastDnsProxyProfile<'a> {
 }
 impl<'a> UpdateMulticastDnsProxyProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateMulticastDnsProxyProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6064,6 +6157,7 @@ impl<'a> UpdateMulticastDnsProxyProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6078,6 +6172,7 @@ impl<'a> UpdateMulticastDnsProxyProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6095,6 +6190,7 @@ impl<'a> UpdateMulticastDnsProxyProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6130,16 +6226,11 @@ static DELETE_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `delete_multicast_dns_proxy_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteMulticastDnsProxyProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteMulticastDnsProxyProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::delete_multicast_dns_proxy_profile` (Delete multicast DNS proxy profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6150,21 +6241,25 @@ pub struct DeleteMulticastDnsProxyProfile<'a> {
 }
 impl<'a> DeleteMulticastDnsProxyProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteMulticastDnsProxyProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6172,6 +6267,7 @@ impl<'a> DeleteMulticastDnsProxyProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6186,6 +6282,7 @@ impl<'a> DeleteMulticastDnsProxyProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6203,6 +6300,7 @@ impl<'a> DeleteMulticastDnsProxyProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6238,16 +6336,11 @@ static QUERY_MULTICAST_DNS_PROXY_PROFILES: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `query_multicast_dns_proxy_profiles`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryMulticastDnsProxyProfilesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryMulticastDnsProxyProfilesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::query_multicast_dns_proxy_profiles` (Query multicast DNS proxy profiles).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6258,11 +6351,13 @@ pub struct QueryMulticastDnsProxyProfiles<'a> {
 }
 impl<'a> QueryMulticastDnsProxyProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryMulticastDnsProxyProfilesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -6275,6 +6370,7 @@ impl<'a> QueryMulticastDnsProxyProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, QueryResponseMulticastDnsProxyProfileQueryData> {
@@ -6283,22 +6379,26 @@ impl<'a> QueryMulticastDnsProxyProfiles<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, MulticastDnsProxyProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6310,6 +6410,7 @@ impl<'a> QueryMulticastDnsProxyProfiles<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6341,16 +6442,11 @@ static CREATE_ROGUE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `create_rogue_policy`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateRoguePolicyVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateRoguePolicyVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::create_rogue_policy` (Create rogue policy).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6361,21 +6457,25 @@ pub struct CreateRoguePolicy<'a> {
 }
 impl<'a> CreateRoguePolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateRoguePolicyVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6383,6 +6483,7 @@ impl<'a> CreateRoguePolicy<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6397,6 +6498,7 @@ impl<'a> CreateRoguePolicy<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6414,6 +6516,7 @@ impl<'a> CreateRoguePolicy<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6449,16 +6552,11 @@ static GET_ROGUE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Representations offered by `get_rogue_policy`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetRoguePolicyVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetRoguePolicyVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::get_rogue_policy` (Get rogue policy).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6469,26 +6567,31 @@ pub struct GetRoguePolicy<'a> {
 }
 impl<'a> GetRoguePolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetRoguePolicyVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6497,6 +6600,7 @@ impl<'a> GetRoguePolicy<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6528,16 +6632,11 @@ static UPDATE_ROGUE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `update_rogue_policy`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateRoguePolicyVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateRoguePolicyVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::update_rogue_policy` (Update rogue policy).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6548,21 +6647,25 @@ pub struct UpdateRoguePolicy<'a> {
 }
 impl<'a> UpdateRoguePolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateRoguePolicyVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6570,6 +6673,7 @@ impl<'a> UpdateRoguePolicy<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6584,6 +6688,7 @@ impl<'a> UpdateRoguePolicy<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6601,6 +6706,7 @@ impl<'a> UpdateRoguePolicy<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6636,16 +6742,11 @@ static DELETE_ROGUE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `delete_rogue_policy`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteRoguePolicyVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteRoguePolicyVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::delete_rogue_policy` (Delete rogue policy).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6656,21 +6757,25 @@ pub struct DeleteRoguePolicy<'a> {
 }
 impl<'a> DeleteRoguePolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteRoguePolicyVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6678,6 +6783,7 @@ impl<'a> DeleteRoguePolicy<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6692,6 +6798,7 @@ impl<'a> DeleteRoguePolicy<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6709,6 +6816,7 @@ impl<'a> DeleteRoguePolicy<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6744,16 +6852,11 @@ static QUERY_ROGUE_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `query_rogue_policies`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryRoguePoliciesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryRoguePoliciesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::query_rogue_policies` (Query rogue policies).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6764,11 +6867,13 @@ pub struct QueryRoguePolicies<'a> {
 }
 impl<'a> QueryRoguePolicies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryRoguePoliciesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -6781,6 +6886,7 @@ impl<'a> QueryRoguePolicies<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -6792,22 +6898,26 @@ impl<'a> QueryRoguePolicies<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::RoguePolicyQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6819,6 +6929,7 @@ impl<'a> QueryRoguePolicies<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6852,16 +6963,11 @@ static CREATE_SNMP_AGENT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `create_snmp_agent_profile`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateSnmpAgentProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateSnmpAgentProfileVersion = super::versions::V1_1OrJson;
 /// Request builder for `WirelessPoliciesClient::create_snmp_agent_profile` (Create SNMP agent profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6872,21 +6978,25 @@ pub struct CreateSnmpAgentProfile<'a> {
 }
 impl<'a> CreateSnmpAgentProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateSnmpAgentProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6894,6 +7004,7 @@ impl<'a> CreateSnmpAgentProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6908,6 +7019,7 @@ impl<'a> CreateSnmpAgentProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6925,6 +7037,7 @@ impl<'a> CreateSnmpAgentProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6960,16 +7073,11 @@ static GET_SNMP_AGENT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `get_snmp_agent_profile`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetSnmpAgentProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetSnmpAgentProfileVersion = super::versions::V1_1OrJson;
 /// Request builder for `WirelessPoliciesClient::get_snmp_agent_profile` (Get SNMP agent profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6980,26 +7088,31 @@ pub struct GetSnmpAgentProfile<'a> {
 }
 impl<'a> GetSnmpAgentProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetSnmpAgentProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7008,6 +7121,7 @@ impl<'a> GetSnmpAgentProfile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7039,16 +7153,11 @@ static UPDATE_SNMP_AGENT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `update_snmp_agent_profile`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateSnmpAgentProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateSnmpAgentProfileVersion = super::versions::V1_1OrJson;
 /// Request builder for `WirelessPoliciesClient::update_snmp_agent_profile` (Update SNMP agent profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7059,21 +7168,25 @@ pub struct UpdateSnmpAgentProfile<'a> {
 }
 impl<'a> UpdateSnmpAgentProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateSnmpAgentProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7081,6 +7194,7 @@ impl<'a> UpdateSnmpAgentProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7095,6 +7209,7 @@ impl<'a> UpdateSnmpAgentProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7112,6 +7227,7 @@ impl<'a> UpdateSnmpAgentProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7147,16 +7263,11 @@ static DELETE_SNMP_AGENT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `delete_snmp_agent_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteSnmpAgentProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteSnmpAgentProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::delete_snmp_agent_profile` (Delete SNMP agent profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7167,21 +7278,25 @@ pub struct DeleteSnmpAgentProfile<'a> {
 }
 impl<'a> DeleteSnmpAgentProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteSnmpAgentProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7189,6 +7304,7 @@ impl<'a> DeleteSnmpAgentProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7203,6 +7319,7 @@ impl<'a> DeleteSnmpAgentProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7220,6 +7337,7 @@ impl<'a> DeleteSnmpAgentProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7255,16 +7373,11 @@ static QUERY_SNMP_AGENT_PROFILES: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `query_snmp_agent_profiles`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QuerySnmpAgentProfilesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QuerySnmpAgentProfilesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::query_snmp_agent_profiles` (Query SNMP agent profiles).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7275,11 +7388,13 @@ pub struct QuerySnmpAgentProfiles<'a> {
 }
 impl<'a> QuerySnmpAgentProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QuerySnmpAgentProfilesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -7292,6 +7407,7 @@ impl<'a> QuerySnmpAgentProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, QueryResponseSnmpAgentProfileQueryData> {
@@ -7300,20 +7416,24 @@ impl<'a> QuerySnmpAgentProfiles<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, SnmpAgentProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7325,6 +7445,7 @@ impl<'a> QuerySnmpAgentProfiles<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7356,16 +7477,11 @@ static CREATE_SOFT_GRE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `create_soft_gre_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateSoftGreProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateSoftGreProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::create_soft_gre_profile` (Create SoftGRE profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7376,21 +7492,25 @@ pub struct CreateSoftGreProfile<'a> {
 }
 impl<'a> CreateSoftGreProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateSoftGreProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7398,6 +7518,7 @@ impl<'a> CreateSoftGreProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7412,6 +7533,7 @@ impl<'a> CreateSoftGreProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7429,6 +7551,7 @@ impl<'a> CreateSoftGreProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7464,16 +7587,11 @@ static GET_SOFT_GRE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `get_soft_gre_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetSoftGreProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetSoftGreProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::get_soft_gre_profile` (Get SoftGRE profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7484,26 +7602,31 @@ pub struct GetSoftGreProfile<'a> {
 }
 impl<'a> GetSoftGreProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetSoftGreProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7512,6 +7635,7 @@ impl<'a> GetSoftGreProfile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7543,16 +7667,11 @@ static UPDATE_SOFT_GRE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `update_soft_gre_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateSoftGreProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateSoftGreProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::update_soft_gre_profile` (Update SoftGRE profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7563,21 +7682,25 @@ pub struct UpdateSoftGreProfile<'a> {
 }
 impl<'a> UpdateSoftGreProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateSoftGreProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7585,6 +7708,7 @@ impl<'a> UpdateSoftGreProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7599,6 +7723,7 @@ impl<'a> UpdateSoftGreProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7616,6 +7741,7 @@ impl<'a> UpdateSoftGreProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7651,16 +7777,11 @@ static DELETE_SOFT_GRE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `delete_soft_gre_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteSoftGreProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteSoftGreProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::delete_soft_gre_profile` (Delete SoftGRE profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7671,21 +7792,25 @@ pub struct DeleteSoftGreProfile<'a> {
 }
 impl<'a> DeleteSoftGreProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteSoftGreProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7693,6 +7818,7 @@ impl<'a> DeleteSoftGreProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7707,6 +7833,7 @@ impl<'a> DeleteSoftGreProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7724,6 +7851,7 @@ impl<'a> DeleteSoftGreProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7759,16 +7887,11 @@ static QUERY_SOFT_GRE_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `query_soft_gre_profiles`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QuerySoftGreProfilesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QuerySoftGreProfilesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::query_soft_gre_profiles` (Query SoftGRE profiles).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7779,11 +7902,13 @@ pub struct QuerySoftGreProfiles<'a> {
 }
 impl<'a> QuerySoftGreProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QuerySoftGreProfilesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -7796,6 +7921,7 @@ impl<'a> QuerySoftGreProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, QueryResponseSoftGreProfileQueryData> {
@@ -7804,20 +7930,24 @@ impl<'a> QuerySoftGreProfiles<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, SoftGreProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7826,6 +7956,7 @@ impl<'a> QuerySoftGreProfiles<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7857,16 +7988,11 @@ static CREATE_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `create_tunnel_service_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateTunnelServiceProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateTunnelServiceProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::create_tunnel_service_profile` (Create tunnel service profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7877,21 +8003,25 @@ pub struct CreateTunnelServiceProfile<'a> {
 }
 impl<'a> CreateTunnelServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateTunnelServiceProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7899,6 +8029,7 @@ impl<'a> CreateTunnelServiceProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7913,6 +8044,7 @@ impl<'a> CreateTunnelServiceProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7930,6 +8062,7 @@ impl<'a> CreateTunnelServiceProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7965,16 +8098,11 @@ static GET_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `get_tunnel_service_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetTunnelServiceProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetTunnelServiceProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::get_tunnel_service_profile` (Get tunnel service profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7985,26 +8113,31 @@ pub struct GetTunnelServiceProfile<'a> {
 }
 impl<'a> GetTunnelServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetTunnelServiceProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8013,6 +8146,7 @@ impl<'a> GetTunnelServiceProfile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8044,16 +8178,11 @@ static UPDATE_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `update_tunnel_service_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateTunnelServiceProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateTunnelServiceProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::update_tunnel_service_profile` (Update tunnel service profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -8064,21 +8193,25 @@ pub struct UpdateTunnelServiceProfile<'a> {
 }
 impl<'a> UpdateTunnelServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateTunnelServiceProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8086,6 +8219,7 @@ impl<'a> UpdateTunnelServiceProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8100,6 +8234,7 @@ impl<'a> UpdateTunnelServiceProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8117,6 +8252,7 @@ impl<'a> UpdateTunnelServiceProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8152,16 +8288,11 @@ static PATCH_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `patch_tunnel_service_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum PatchTunnelServiceProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type PatchTunnelServiceProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::patch_tunnel_service_profile` (Patch tunnel service profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -8172,21 +8303,25 @@ pub struct PatchTunnelServiceProfile<'a> {
 }
 impl<'a> PatchTunnelServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: PatchTunnelServiceProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8194,6 +8329,7 @@ impl<'a> PatchTunnelServiceProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8208,6 +8344,7 @@ impl<'a> PatchTunnelServiceProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8225,6 +8362,7 @@ impl<'a> PatchTunnelServiceProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8260,16 +8398,11 @@ static DELETE_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `delete_tunnel_service_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteTunnelServiceProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteTunnelServiceProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::delete_tunnel_service_profile` (Delete tunnel service profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -8280,21 +8413,25 @@ pub struct DeleteTunnelServiceProfile<'a> {
 }
 impl<'a> DeleteTunnelServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteTunnelServiceProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8302,6 +8439,7 @@ impl<'a> DeleteTunnelServiceProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8316,6 +8454,7 @@ impl<'a> DeleteTunnelServiceProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8333,6 +8472,7 @@ impl<'a> DeleteTunnelServiceProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8368,16 +8508,11 @@ static QUERY_TUNNEL_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `query_tunnel_service_profiles`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryTunnelServiceProfilesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryTunnelServiceProfilesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::query_tunnel_service_profiles` (Query tunnel service profiles).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -8388,11 +8523,13 @@ pub struct QueryTunnelServiceProfiles<'a> {
 }
 impl<'a> QueryTunnelServiceProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryTunnelServiceProfilesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -8405,26 +8542,31 @@ impl<'a> QueryTunnelServiceProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, QueryResponseTunnelProfile> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, TunnelProfile> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8433,6 +8575,7 @@ impl<'a> QueryTunnelServiceProfiles<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8464,16 +8607,11 @@ static CREATE_VLAN_POOL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `create_vlan_pool_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVlanPoolProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVlanPoolProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::create_vlan_pool_profile` (Create VLAN pool profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -8484,21 +8622,25 @@ pub struct CreateVlanPoolProfile<'a> {
 }
 impl<'a> CreateVlanPoolProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateVlanPoolProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8506,6 +8648,7 @@ impl<'a> CreateVlanPoolProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8520,6 +8663,7 @@ impl<'a> CreateVlanPoolProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8537,6 +8681,7 @@ impl<'a> CreateVlanPoolProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8572,16 +8717,11 @@ static GET_VLAN_POOL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `get_vlan_pool_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVlanPoolProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVlanPoolProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::get_vlan_pool_profile` (Get VLAN pool profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -8592,26 +8732,31 @@ pub struct GetVlanPoolProfile<'a> {
 }
 impl<'a> GetVlanPoolProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVlanPoolProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8620,6 +8765,7 @@ impl<'a> GetVlanPoolProfile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8651,16 +8797,11 @@ static UPDATE_VLAN_POOL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `update_vlan_pool_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVlanPoolProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVlanPoolProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::update_vlan_pool_profile` (Update VLAN pool profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -8671,21 +8812,25 @@ pub struct UpdateVlanPoolProfile<'a> {
 }
 impl<'a> UpdateVlanPoolProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVlanPoolProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8693,6 +8838,7 @@ impl<'a> UpdateVlanPoolProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8707,6 +8853,7 @@ impl<'a> UpdateVlanPoolProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8724,6 +8871,7 @@ impl<'a> UpdateVlanPoolProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8759,16 +8907,11 @@ static DELETE_VLAN_POOL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `delete_vlan_pool_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVlanPoolProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteVlanPoolProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::delete_vlan_pool_profile` (Delete VLAN pool profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -8779,21 +8922,25 @@ pub struct DeleteVlanPoolProfile<'a> {
 }
 impl<'a> DeleteVlanPoolProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVlanPoolProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8801,6 +8948,7 @@ impl<'a> DeleteVlanPoolProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8815,6 +8963,7 @@ impl<'a> DeleteVlanPoolProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8832,6 +8981,7 @@ impl<'a> DeleteVlanPoolProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8867,16 +9017,11 @@ static QUERY_VLAN_POOL_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `query_vlan_pool_profiles`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVlanPoolProfilesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVlanPoolProfilesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::query_vlan_pool_profiles` (Query VLAN pool profiles).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -8887,11 +9032,13 @@ pub struct QueryVlanPoolProfiles<'a> {
 }
 impl<'a> QueryVlanPoolProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryVlanPoolProfilesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -8904,6 +9051,7 @@ impl<'a> QueryVlanPoolProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -8915,22 +9063,26 @@ impl<'a> QueryVlanPoolProfiles<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::VlanPoolProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8942,6 +9094,7 @@ impl<'a> QueryVlanPoolProfiles<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8975,16 +9128,11 @@ static CREATE_ETHERNET_PORT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `create_ethernet_port_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateEthernetPortProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateEthernetPortProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::create_ethernet_port_profile` (Create Ethernet port profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -8995,21 +9143,25 @@ pub struct CreateEthernetPortProfile<'a> {
 }
 impl<'a> CreateEthernetPortProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateEthernetPortProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -9017,6 +9169,7 @@ impl<'a> CreateEthernetPortProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -9031,6 +9184,7 @@ impl<'a> CreateEthernetPortProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -9048,6 +9202,7 @@ impl<'a> CreateEthernetPortProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -9083,16 +9238,11 @@ static GET_ETHERNET_PORT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `get_ethernet_port_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetEthernetPortProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetEthernetPortProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::get_ethernet_port_profile` (Get Ethernet port profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -9103,26 +9253,31 @@ pub struct GetEthernetPortProfile<'a> {
 }
 impl<'a> GetEthernetPortProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetEthernetPortProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -9131,6 +9286,7 @@ impl<'a> GetEthernetPortProfile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -9162,16 +9318,11 @@ static UPDATE_ETHERNET_PORT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `update_ethernet_port_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateEthernetPortProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateEthernetPortProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::update_ethernet_port_profile` (Update Ethernet port profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -9182,21 +9333,25 @@ pub struct UpdateEthernetPortProfile<'a> {
 }
 impl<'a> UpdateEthernetPortProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateEthernetPortProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -9204,6 +9359,7 @@ impl<'a> UpdateEthernetPortProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -9218,6 +9374,7 @@ impl<'a> UpdateEthernetPortProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -9235,6 +9392,7 @@ impl<'a> UpdateEthernetPortProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -9270,16 +9428,11 @@ static DELETE_ETHERNET_PORT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `delete_ethernet_port_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteEthernetPortProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteEthernetPortProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::delete_ethernet_port_profile` (Delete Ethernet port profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -9290,21 +9443,25 @@ pub struct DeleteEthernetPortProfile<'a> {
 }
 impl<'a> DeleteEthernetPortProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteEthernetPortProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -9312,6 +9469,7 @@ impl<'a> DeleteEthernetPortProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -9326,6 +9484,7 @@ impl<'a> DeleteEthernetPortProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -9343,6 +9502,7 @@ impl<'a> DeleteEthernetPortProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -9378,16 +9538,11 @@ static QUERY_ETHERNET_PORT_PROFILES: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `query_ethernet_port_profiles`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryEthernetPortProfilesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryEthernetPortProfilesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessPoliciesClient::query_ethernet_port_profiles` (Query Ethernet port profiles).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -9398,11 +9553,13 @@ pub struct QueryEthernetPortProfiles<'a> {
 }
 impl<'a> QueryEthernetPortProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryEthernetPortProfilesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -9415,6 +9572,7 @@ impl<'a> QueryEthernetPortProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -9426,22 +9584,26 @@ impl<'a> QueryEthernetPortProfiles<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::EthernetPortProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -9453,6 +9615,7 @@ impl<'a> QueryEthernetPortProfiles<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

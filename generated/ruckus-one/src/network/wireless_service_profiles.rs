@@ -72,6 +72,7 @@ impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfileDeep {
 }
 impl DhcpConfigServiceProfileDeep {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(dhcp_pools: Vec<DhcpPoolV1>, service_name: String) -> Self {
         Self {
             dhcp_mode: None,
@@ -366,6 +367,7 @@ impl<'de> serde::Deserialize<'de> for DhcpPoolVenueUsage {
 }
 impl DhcpPoolVenueUsage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             total_ip_count: None,
@@ -457,6 +459,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20AuthInfo {
 }
 impl Hotspot20AuthInfo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             credential_type: None,
@@ -923,6 +926,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20Eap {
 }
 impl Hotspot20Eap {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             auth_infos: None,
@@ -1078,6 +1082,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20FriendlyName {
 }
 impl Hotspot20FriendlyName {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             language: None,
@@ -1266,6 +1271,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20IdentityProvider {
 }
 impl Hotspot20IdentityProvider {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(nai_realms: Vec<Hotspot20NaiRealm>, name: String) -> Self {
         Self {
             accounting_radius_enabled: None,
@@ -1398,6 +1404,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20IdentityProviderQueryData {
 }
 impl Hotspot20IdentityProviderQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1523,6 +1530,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20NaiRealm {
 }
 impl Hotspot20NaiRealm {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             eaps: None,
@@ -1667,6 +1675,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20Operator {
 }
 impl Hotspot20Operator {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(domain_names: Vec<String>, name: String) -> Self {
         Self {
             domain_names,
@@ -1781,6 +1790,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20OperatorQueryData {
 }
 impl Hotspot20OperatorQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1878,6 +1888,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20Plmn {
 }
 impl Hotspot20Plmn {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(mcc: String, mnc: String) -> Self {
         Self {
             mcc,
@@ -1936,6 +1947,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20RoamConsortium {
 }
 impl Hotspot20RoamConsortium {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, organization_id: String) -> Self {
         Self {
             name,
@@ -1994,6 +2006,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20RoamConsortiumOi {
 }
 impl Hotspot20RoamConsortiumOi {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -2082,6 +2095,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseHotspot20IdentityProviderQuer
 }
 impl QueryResponseHotspot20IdentityProviderQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -2206,6 +2220,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseHotspot20OperatorQueryData {
 }
 impl QueryResponseHotspot20OperatorQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -2312,6 +2327,7 @@ impl<'de> serde::Deserialize<'de> for RadiusServerV1 {
 }
 impl RadiusServerV1 {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(ip: String, port: i64) -> Self {
         Self {
             ip,
@@ -2394,6 +2410,7 @@ impl<'de> serde::Deserialize<'de> for RadiusV1 {
 }
 impl RadiusV1 {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(primary: RadiusServerV1) -> Self {
         Self {
             id: None,
@@ -2512,6 +2529,7 @@ impl<'de> serde::Deserialize<'de> for SyslogServerProfileV1 {
 }
 impl SyslogServerProfileV1 {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, primary: super::common::SyslogServer) -> Self {
         Self {
             facility: None,
@@ -2622,6 +2640,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20Eap {
 }
 impl ViewmodelHotspot20Eap {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             method: None,
@@ -2693,6 +2712,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20FriendlyName {
 }
 impl ViewmodelHotspot20FriendlyName {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -2765,6 +2785,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20NaiRealm {
 }
 impl ViewmodelHotspot20NaiRealm {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -2839,6 +2860,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20Plmn {
 }
 impl ViewmodelHotspot20Plmn {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             mcc: None,
@@ -2926,6 +2948,7 @@ impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfileV1 {
 }
 impl WifiCallingServiceProfileV1 {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(epdgs: Vec<super::common::Epdg>, service_name: String) -> Self {
         Self {
             description: None,
@@ -2992,6 +3015,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/hotspot20IdentityProviders")]
     #[doc(alias = "POST /hotspot20IdentityProviders")]
+    #[inline]
     pub fn create_hotspot20_identity_provider(
         &self,
         body: &Hotspot20IdentityProvider,
@@ -3017,6 +3041,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/hotspot20IdentityProviders/{hotspot20IdentityProviderId}")]
     #[doc(alias = "GET /hotspot20IdentityProviders/{hotspot20IdentityProviderId}")]
     #[doc(alias = "getHotspot20IdentityProvider")]
+    #[inline]
     pub fn get_hotspot20_identity_provider(
         &self,
         hotspot20_identity_provider_id: &str,
@@ -3043,6 +3068,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/hotspot20IdentityProviders/{hotspot20IdentityProviderId}")]
     #[doc(alias = "PUT /hotspot20IdentityProviders/{hotspot20IdentityProviderId}")]
     #[doc(alias = "updateHotspot20IdentityProvider")]
+    #[inline]
     pub fn update_hotspot20_identity_provider(
         &self,
         hotspot20_identity_provider_id: &str,
@@ -3070,6 +3096,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/hotspot20IdentityProviders/{hotspot20IdentityProviderId}")]
     #[doc(alias = "DELETE /hotspot20IdentityProviders/{hotspot20IdentityProviderId}")]
     #[doc(alias = "deleteHotspot20IdentityProvider")]
+    #[inline]
     pub fn delete_hotspot20_identity_provider(
         &self,
         hotspot20_identity_provider_id: &str,
@@ -3100,6 +3127,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         alias = "PUT /hotspot20IdentityProviders/{hotspot20IdentityProviderId}/radiusServerProfiles/{radiusId}"
     )]
     #[doc(alias = "activateRadiusServerProfileOnHotspot20IdentityProvider")]
+    #[inline]
     pub fn add_radius_server_profile_to_hotspot20_identity_provider(
         &self,
         hotspot20_identity_provider_id: &str,
@@ -3131,6 +3159,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         alias = "DELETE /hotspot20IdentityProviders/{hotspot20IdentityProviderId}/radiusServerProfiles/{radiusId}"
     )]
     #[doc(alias = "deactivateRadiusServerProfileOnHotspot20IdentityProvider")]
+    #[inline]
     pub fn remove_radius_server_profile_from_hotspot20_identity_provider(
         &self,
         hotspot20_identity_provider_id: &str,
@@ -3159,6 +3188,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/hotspot20IdentityProviders/query")]
     #[doc(alias = "POST /hotspot20IdentityProviders/query")]
     #[doc(alias = "getHotspot20IdentityProviderForView")]
+    #[inline]
     pub fn query_hotspot20_identity_providers(
         &self,
         body: &super::common::QueryRequest,
@@ -3183,6 +3213,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/hotspot20Operators")]
     #[doc(alias = "POST /hotspot20Operators")]
+    #[inline]
     pub fn create_hotspot20_operator(
         &self,
         body: &Hotspot20Operator,
@@ -3206,6 +3237,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/hotspot20Operators/{hotspot20OperatorId}")]
     #[doc(alias = "GET /hotspot20Operators/{hotspot20OperatorId}")]
     #[doc(alias = "getHotspot20Operator")]
+    #[inline]
     pub fn get_hotspot20_operator(
         &self,
         hotspot20_operator_id: &str,
@@ -3230,6 +3262,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/hotspot20Operators/{hotspot20OperatorId}")]
     #[doc(alias = "PUT /hotspot20Operators/{hotspot20OperatorId}")]
     #[doc(alias = "updateHotspot20Operator")]
+    #[inline]
     pub fn update_hotspot20_operator(
         &self,
         hotspot20_operator_id: &str,
@@ -3255,6 +3288,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/hotspot20Operators/{hotspot20OperatorId}")]
     #[doc(alias = "DELETE /hotspot20Operators/{hotspot20OperatorId}")]
     #[doc(alias = "deleteHotspot20Operator")]
+    #[inline]
     pub fn delete_hotspot20_operator(
         &self,
         hotspot20_operator_id: &str,
@@ -3280,6 +3314,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/hotspot20Operators/query")]
     #[doc(alias = "POST /hotspot20Operators/query")]
     #[doc(alias = "getHotspot20OperatorForView")]
+    #[inline]
     pub fn query_hotspot20_operators(
         &self,
         body: &super::common::QueryRequest,
@@ -3302,6 +3337,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/syslogServerProfiles")]
     #[doc(alias = "POST /syslogServerProfiles")]
+    #[inline]
     pub fn create_syslog_server_profile(
         &self,
         body: &super::common::SyslogServerProfile,
@@ -3324,6 +3360,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/syslogServerProfiles")]
     #[doc(alias = "POST /syslogServerProfiles")]
+    #[inline]
     pub fn create_syslog_server_profile_v1(
         &self,
         body: &SyslogServerProfileV1,
@@ -3347,6 +3384,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/syslogServerProfiles/{syslogServerProfileId}")]
     #[doc(alias = "GET /syslogServerProfiles/{syslogServerProfileId}")]
     #[doc(alias = "getSyslogServerProfile")]
+    #[inline]
     pub fn get_syslog_server_profile(
         &self,
         syslog_server_profile_id: &str,
@@ -3369,6 +3407,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/syslogServerProfiles/{syslogServerProfileId}")]
     #[doc(alias = "GET /syslogServerProfiles/{syslogServerProfileId}")]
     #[doc(alias = "getSyslogServerProfile")]
+    #[inline]
     pub fn get_syslog_server_profile_v1(
         &self,
         syslog_server_profile_id: &str,
@@ -3393,6 +3432,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/syslogServerProfiles/{syslogServerProfileId}")]
     #[doc(alias = "PUT /syslogServerProfiles/{syslogServerProfileId}")]
     #[doc(alias = "updateSyslogServerProfile")]
+    #[inline]
     pub fn update_syslog_server_profile(
         &self,
         syslog_server_profile_id: &str,
@@ -3419,6 +3459,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/syslogServerProfiles/{syslogServerProfileId}")]
     #[doc(alias = "PUT /syslogServerProfiles/{syslogServerProfileId}")]
     #[doc(alias = "updateSyslogServerProfile")]
+    #[inline]
     pub fn update_syslog_server_profile_v1(
         &self,
         syslog_server_profile_id: &str,
@@ -3444,6 +3485,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/syslogServerProfiles/{syslogServerProfileId}")]
     #[doc(alias = "DELETE /syslogServerProfiles/{syslogServerProfileId}")]
     #[doc(alias = "deleteSyslogServerProfile")]
+    #[inline]
     pub fn delete_syslog_server_profile(
         &self,
         syslog_server_profile_id: &str,
@@ -3470,6 +3512,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/syslogServerProfiles/query")]
     #[doc(alias = "POST /syslogServerProfiles/query")]
     #[doc(alias = "getSyslogServerProfilesForView")]
+    #[inline]
     pub fn query_syslog_server_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -3492,6 +3535,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/radiusServerProfiles")]
     #[doc(alias = "POST /radiusServerProfiles")]
+    #[inline]
     pub fn create_radius_server_profile(
         &self,
         body: &super::common::RadiusServerProfile,
@@ -3514,6 +3558,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/radiusServerProfiles")]
     #[doc(alias = "POST /radiusServerProfiles")]
+    #[inline]
     pub fn create_radius_server_profile_v1(
         &self,
         body: &RadiusV1,
@@ -3537,6 +3582,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/radiusServerProfiles/{radiusId}")]
     #[doc(alias = "GET /radiusServerProfiles/{radiusId}")]
     #[doc(alias = "getRadius")]
+    #[inline]
     pub fn get_radius_server_profile(
         &self,
         radius_id: &str,
@@ -3559,6 +3605,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/radiusServerProfiles/{radiusId}")]
     #[doc(alias = "GET /radiusServerProfiles/{radiusId}")]
     #[doc(alias = "getRadius")]
+    #[inline]
     pub fn get_radius_server_profile_v1(
         &self,
         radius_id: &str,
@@ -3583,6 +3630,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/radiusServerProfiles/{radiusId}")]
     #[doc(alias = "PUT /radiusServerProfiles/{radiusId}")]
     #[doc(alias = "updateRadius")]
+    #[inline]
     pub fn update_radius_server_profile(
         &self,
         radius_id: &str,
@@ -3609,6 +3657,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/radiusServerProfiles/{radiusId}")]
     #[doc(alias = "PUT /radiusServerProfiles/{radiusId}")]
     #[doc(alias = "updateRadius")]
+    #[inline]
     pub fn update_radius_server_profile_v1(
         &self,
         radius_id: &str,
@@ -3634,6 +3683,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/radiusServerProfiles/{radiusId}")]
     #[doc(alias = "DELETE /radiusServerProfiles/{radiusId}")]
     #[doc(alias = "deleteRadius")]
+    #[inline]
     pub fn delete_radius_server_profile(
         &self,
         radius_id: &str,
@@ -3660,6 +3710,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/radiusServerProfiles/query")]
     #[doc(alias = "POST /radiusServerProfiles/query")]
     #[doc(alias = "getRadiusServerProfiles")]
+    #[inline]
     pub fn query_radius_server_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -3682,6 +3733,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/dhcpConfigServiceProfiles")]
     #[doc(alias = "POST /dhcpConfigServiceProfiles")]
+    #[inline]
     pub fn create_dhcp_config_service_profile(
         &self,
         body: &super::common::DhcpConfigServiceProfile,
@@ -3706,6 +3758,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/dhcpConfigServiceProfiles")]
     #[doc(alias = "POST /dhcpConfigServiceProfiles")]
+    #[inline]
     pub fn create_dhcp_config_service_profile_v1(
         &self,
         body: &DhcpConfigServiceProfileDeep,
@@ -3731,6 +3784,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}")]
     #[doc(alias = "GET /dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}")]
     #[doc(alias = "getDhcpConfigServiceProfile")]
+    #[inline]
     pub fn get_dhcp_config_service_profile(
         &self,
         dhcp_config_service_profile_id: &str,
@@ -3753,6 +3807,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}")]
     #[doc(alias = "GET /dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}")]
     #[doc(alias = "getDhcpConfigServiceProfile")]
+    #[inline]
     pub fn get_dhcp_config_service_profile_v1(
         &self,
         dhcp_config_service_profile_id: &str,
@@ -3779,6 +3834,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}")]
     #[doc(alias = "PUT /dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}")]
     #[doc(alias = "updateDhcpConfigServiceProfile")]
+    #[inline]
     pub fn update_dhcp_config_service_profile(
         &self,
         dhcp_config_service_profile_id: &str,
@@ -3807,6 +3863,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}")]
     #[doc(alias = "PUT /dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}")]
     #[doc(alias = "updateDhcpConfigServiceProfile")]
+    #[inline]
     pub fn update_dhcp_config_service_profile_v1(
         &self,
         dhcp_config_service_profile_id: &str,
@@ -3834,6 +3891,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}")]
     #[doc(alias = "DELETE /dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}")]
     #[doc(alias = "deleteDhcpConfigServiceProfile")]
+    #[inline]
     pub fn delete_dhcp_config_service_profile(
         &self,
         dhcp_config_service_profile_id: &str,
@@ -3862,6 +3920,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/dhcpConfigServiceProfiles/query")]
     #[doc(alias = "POST /dhcpConfigServiceProfiles/query")]
     #[doc(alias = "queryDhcpConfigServiceProfilesForView")]
+    #[inline]
     pub fn query_dhcp_config_service_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -3886,6 +3945,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/wifiCallingServiceProfiles")]
     #[doc(alias = "POST /wifiCallingServiceProfiles")]
+    #[inline]
     pub fn create_wifi_calling_service_profile(
         &self,
         body: &super::common::WifiCallingServiceProfile,
@@ -3910,6 +3970,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/wifiCallingServiceProfiles")]
     #[doc(alias = "POST /wifiCallingServiceProfiles")]
+    #[inline]
     pub fn create_wifi_calling_service_profile_v1(
         &self,
         body: &WifiCallingServiceProfileV1,
@@ -3935,6 +3996,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}")]
     #[doc(alias = "GET /wifiCallingServiceProfiles/{wifiCallingServiceProfileId}")]
     #[doc(alias = "getWiFiCallingServiceProfile")]
+    #[inline]
     pub fn get_wifi_calling_service_profile(
         &self,
         wifi_calling_service_profile_id: &str,
@@ -3959,6 +4021,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}")]
     #[doc(alias = "GET /wifiCallingServiceProfiles/{wifiCallingServiceProfileId}")]
     #[doc(alias = "getWiFiCallingServiceProfile")]
+    #[inline]
     pub fn get_wifi_calling_service_profile_v1(
         &self,
         wifi_calling_service_profile_id: &str,
@@ -3985,6 +4048,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}")]
     #[doc(alias = "PUT /wifiCallingServiceProfiles/{wifiCallingServiceProfileId}")]
     #[doc(alias = "updateWifiCallingServiceProfile")]
+    #[inline]
     pub fn update_wifi_calling_service_profile(
         &self,
         wifi_calling_service_profile_id: &str,
@@ -4013,6 +4077,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}")]
     #[doc(alias = "PUT /wifiCallingServiceProfiles/{wifiCallingServiceProfileId}")]
     #[doc(alias = "updateWifiCallingServiceProfile")]
+    #[inline]
     pub fn update_wifi_calling_service_profile_v1(
         &self,
         wifi_calling_service_profile_id: &str,
@@ -4040,6 +4105,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}")]
     #[doc(alias = "DELETE /wifiCallingServiceProfiles/{wifiCallingServiceProfileId}")]
     #[doc(alias = "deleteWifiCallingServiceProfile")]
+    #[inline]
     pub fn delete_wifi_calling_service_profile(
         &self,
         wifi_calling_service_profile_id: &str,
@@ -4068,6 +4134,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "/wifiCallingServiceProfiles/query")]
     #[doc(alias = "POST /wifiCallingServiceProfiles/query")]
     #[doc(alias = "getWifiCallingServiceProfiles")]
+    #[inline]
     pub fn query_wifi_calling_service_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -4099,6 +4166,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         alias = "PUT /ethernetPortProfiles/{ethernetPortProfileId}/radiusServerProfiles/{radiusServerProfileId}"
     )]
     #[doc(alias = "activateRadiusToEthernetPortProfile")]
+    #[inline]
     pub fn add_radius_server_profile_to_ethernet_port_profile(
         &self,
         ethernet_port_profile_id: &str,
@@ -4130,6 +4198,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         alias = "DELETE /ethernetPortProfiles/{ethernetPortProfileId}/radiusServerProfiles/{radiusServerProfileId}"
     )]
     #[doc(alias = "deactivateRadiusToEthernetPortProfile")]
+    #[inline]
     pub fn remove_radius_server_profile_from_ethernet_port_profile(
         &self,
         ethernet_port_profile_id: &str,
@@ -4165,16 +4234,11 @@ static CREATE_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `create_hotspot20_identity_provider`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateHotspot20IdentityProviderVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateHotspot20IdentityProviderVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::create_hotspot20_identity_provider` (Create Hotspot 2.0 identity provider).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4185,21 +4249,25 @@ pub struct CreateHotspot20IdentityProvider<'a> {
 }
 impl<'a> CreateHotspot20IdentityProvider<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateHotspot20IdentityProviderVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4207,6 +4275,7 @@ impl<'a> CreateHotspot20IdentityProvider<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4221,6 +4290,7 @@ impl<'a> CreateHotspot20IdentityProvider<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4238,6 +4308,7 @@ impl<'a> CreateHotspot20IdentityProvider<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4273,16 +4344,11 @@ static GET_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `get_hotspot20_identity_provider`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetHotspot20IdentityProviderVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetHotspot20IdentityProviderVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::get_hotspot20_identity_provider` (Get Hotspot 2.0 identity provider).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4293,26 +4359,31 @@ pub struct GetHotspot20IdentityProvider<'a> {
 }
 impl<'a> GetHotspot20IdentityProvider<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetHotspot20IdentityProviderVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4321,6 +4392,7 @@ impl<'a> GetHotspot20IdentityProvider<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4352,16 +4424,11 @@ static UPDATE_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `update_hotspot20_identity_provider`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateHotspot20IdentityProviderVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateHotspot20IdentityProviderVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::update_hotspot20_identity_provider` (Update Hotspot 2.0 identity provider).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4372,21 +4439,25 @@ pub struct UpdateHotspot20IdentityProvider<'a> {
 }
 impl<'a> UpdateHotspot20IdentityProvider<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateHotspot20IdentityProviderVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4394,6 +4465,7 @@ impl<'a> UpdateHotspot20IdentityProvider<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4408,6 +4480,7 @@ impl<'a> UpdateHotspot20IdentityProvider<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4425,6 +4498,7 @@ impl<'a> UpdateHotspot20IdentityProvider<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4460,16 +4534,11 @@ static DELETE_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `delete_hotspot20_identity_provider`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteHotspot20IdentityProviderVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteHotspot20IdentityProviderVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::delete_hotspot20_identity_provider` (Delete Hotspot 2.0 identity provider).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4480,21 +4549,25 @@ pub struct DeleteHotspot20IdentityProvider<'a> {
 }
 impl<'a> DeleteHotspot20IdentityProvider<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteHotspot20IdentityProviderVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4502,6 +4575,7 @@ impl<'a> DeleteHotspot20IdentityProvider<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4516,6 +4590,7 @@ impl<'a> DeleteHotspot20IdentityProvider<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4533,6 +4608,7 @@ impl<'a> DeleteHotspot20IdentityProvider<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4568,16 +4644,11 @@ static ADD_RADIUS_SERVER_PROFILE_TO_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runt
 };
 /// Representations offered by `add_radius_server_profile_to_hotspot20_identity_provider`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddRadiusServerProfileToHotspot20IdentityProviderVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AddRadiusServerProfileToHotspot20IdentityProviderVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::add_radius_server_profile_to_hotspot20_identity_provider` (Add RADIUS server profile to Hotspot 2.0 identity provider).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4588,11 +4659,13 @@ pub struct AddRadiusServerProfileToHotspot20IdentityProvider<'a> {
 }
 impl<'a> AddRadiusServerProfileToHotspot20IdentityProvider<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: AddRadiusServerProfileToHotspot20IdentityProviderVersion,
@@ -4601,11 +4674,13 @@ impl<'a> AddRadiusServerProfileToHotspot20IdentityProvider<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4613,6 +4688,7 @@ impl<'a> AddRadiusServerProfileToHotspot20IdentityProvider<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4627,6 +4703,7 @@ impl<'a> AddRadiusServerProfileToHotspot20IdentityProvider<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4644,6 +4721,7 @@ impl<'a> AddRadiusServerProfileToHotspot20IdentityProvider<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4679,16 +4757,11 @@ static REMOVE_RADIUS_SERVER_PROFILE_FROM_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one
 };
 /// Representations offered by `remove_radius_server_profile_from_hotspot20_identity_provider`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum RemoveRadiusServerProfileFromHotspot20IdentityProviderVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type RemoveRadiusServerProfileFromHotspot20IdentityProviderVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::remove_radius_server_profile_from_hotspot20_identity_provider` (Remove RADIUS server profile from Hotspot 2.0 identity provider).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4699,11 +4772,13 @@ pub struct RemoveRadiusServerProfileFromHotspot20IdentityProvider<'a> {
 }
 impl<'a> RemoveRadiusServerProfileFromHotspot20IdentityProvider<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: RemoveRadiusServerProfileFromHotspot20IdentityProviderVersion,
@@ -4712,11 +4787,13 @@ impl<'a> RemoveRadiusServerProfileFromHotspot20IdentityProvider<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4724,6 +4801,7 @@ impl<'a> RemoveRadiusServerProfileFromHotspot20IdentityProvider<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4738,6 +4816,7 @@ impl<'a> RemoveRadiusServerProfileFromHotspot20IdentityProvider<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4755,6 +4834,7 @@ impl<'a> RemoveRadiusServerProfileFromHotspot20IdentityProvider<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4790,16 +4870,11 @@ static QUERY_HOTSPOT20_IDENTITY_PROVIDERS: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `query_hotspot20_identity_providers`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryHotspot20IdentityProvidersVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryHotspot20IdentityProvidersVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::query_hotspot20_identity_providers` (Query Hotspot 2.0 identity providers).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4810,11 +4885,13 @@ pub struct QueryHotspot20IdentityProviders<'a> {
 }
 impl<'a> QueryHotspot20IdentityProviders<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryHotspot20IdentityProvidersVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4827,6 +4904,7 @@ impl<'a> QueryHotspot20IdentityProviders<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, QueryResponseHotspot20IdentityProviderQueryData> {
@@ -4835,22 +4913,26 @@ impl<'a> QueryHotspot20IdentityProviders<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, Hotspot20IdentityProviderQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4862,6 +4944,7 @@ impl<'a> QueryHotspot20IdentityProviders<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4895,16 +4978,11 @@ static CREATE_HOTSPOT20_OPERATOR: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `create_hotspot20_operator`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateHotspot20OperatorVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateHotspot20OperatorVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::create_hotspot20_operator` (Create Hotspot 2.0 operator).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4915,21 +4993,25 @@ pub struct CreateHotspot20Operator<'a> {
 }
 impl<'a> CreateHotspot20Operator<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateHotspot20OperatorVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4937,6 +5019,7 @@ impl<'a> CreateHotspot20Operator<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4951,6 +5034,7 @@ impl<'a> CreateHotspot20Operator<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4968,6 +5052,7 @@ impl<'a> CreateHotspot20Operator<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5003,16 +5088,11 @@ static GET_HOTSPOT20_OPERATOR: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `get_hotspot20_operator`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetHotspot20OperatorVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetHotspot20OperatorVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::get_hotspot20_operator` (Get Hotspot 2.0 operator).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5023,26 +5103,31 @@ pub struct GetHotspot20Operator<'a> {
 }
 impl<'a> GetHotspot20Operator<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetHotspot20OperatorVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5051,6 +5136,7 @@ impl<'a> GetHotspot20Operator<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5082,16 +5168,11 @@ static UPDATE_HOTSPOT20_OPERATOR: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `update_hotspot20_operator`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateHotspot20OperatorVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateHotspot20OperatorVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::update_hotspot20_operator` (Update Hotspot 2.0 operator).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5102,21 +5183,25 @@ pub struct UpdateHotspot20Operator<'a> {
 }
 impl<'a> UpdateHotspot20Operator<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateHotspot20OperatorVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5124,6 +5209,7 @@ impl<'a> UpdateHotspot20Operator<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5138,6 +5224,7 @@ impl<'a> UpdateHotspot20Operator<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5155,6 +5242,7 @@ impl<'a> UpdateHotspot20Operator<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5190,16 +5278,11 @@ static DELETE_HOTSPOT20_OPERATOR: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `delete_hotspot20_operator`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteHotspot20OperatorVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteHotspot20OperatorVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::delete_hotspot20_operator` (Delete Hotspot 2.0 operator).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5210,21 +5293,25 @@ pub struct DeleteHotspot20Operator<'a> {
 }
 impl<'a> DeleteHotspot20Operator<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteHotspot20OperatorVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5232,6 +5319,7 @@ impl<'a> DeleteHotspot20Operator<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5246,6 +5334,7 @@ impl<'a> DeleteHotspot20Operator<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5263,6 +5352,7 @@ impl<'a> DeleteHotspot20Operator<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5298,16 +5388,11 @@ static QUERY_HOTSPOT20_OPERATORS: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `query_hotspot20_operators`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryHotspot20OperatorsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryHotspot20OperatorsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::query_hotspot20_operators` (Query Hotspot 2.0 operators).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5318,11 +5403,13 @@ pub struct QueryHotspot20Operators<'a> {
 }
 impl<'a> QueryHotspot20Operators<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryHotspot20OperatorsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -5335,6 +5422,7 @@ impl<'a> QueryHotspot20Operators<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, QueryResponseHotspot20OperatorQueryData> {
@@ -5343,20 +5431,24 @@ impl<'a> QueryHotspot20Operators<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, Hotspot20OperatorQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5368,6 +5460,7 @@ impl<'a> QueryHotspot20Operators<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5403,16 +5496,19 @@ pub struct CreateSyslogServerProfile<'a> {
 }
 impl<'a> CreateSyslogServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5420,6 +5516,7 @@ impl<'a> CreateSyslogServerProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5434,6 +5531,7 @@ impl<'a> CreateSyslogServerProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5451,6 +5549,7 @@ impl<'a> CreateSyslogServerProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5486,16 +5585,11 @@ static CREATE_SYSLOG_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `create_syslog_server_profile_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateSyslogServerProfileV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateSyslogServerProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::create_syslog_server_profile_v1` (Create syslog server profile (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5506,21 +5600,25 @@ pub struct CreateSyslogServerProfileV1<'a> {
 }
 impl<'a> CreateSyslogServerProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateSyslogServerProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5528,6 +5626,7 @@ impl<'a> CreateSyslogServerProfileV1<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5542,6 +5641,7 @@ impl<'a> CreateSyslogServerProfileV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5559,6 +5659,7 @@ impl<'a> CreateSyslogServerProfileV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5598,21 +5699,25 @@ pub struct GetSyslogServerProfile<'a> {
 }
 impl<'a> GetSyslogServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5621,6 +5726,7 @@ impl<'a> GetSyslogServerProfile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5652,16 +5758,11 @@ static GET_SYSLOG_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `get_syslog_server_profile_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetSyslogServerProfileV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetSyslogServerProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::get_syslog_server_profile_v1` (Get syslog server profile (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5672,26 +5773,31 @@ pub struct GetSyslogServerProfileV1<'a> {
 }
 impl<'a> GetSyslogServerProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetSyslogServerProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5700,6 +5806,7 @@ impl<'a> GetSyslogServerProfileV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5735,16 +5842,19 @@ pub struct UpdateSyslogServerProfile<'a> {
 }
 impl<'a> UpdateSyslogServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5752,6 +5862,7 @@ impl<'a> UpdateSyslogServerProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5766,6 +5877,7 @@ impl<'a> UpdateSyslogServerProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5783,6 +5895,7 @@ impl<'a> UpdateSyslogServerProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5818,16 +5931,11 @@ static UPDATE_SYSLOG_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `update_syslog_server_profile_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateSyslogServerProfileV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateSyslogServerProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::update_syslog_server_profile_v1` (Update syslog server profile (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5838,21 +5946,25 @@ pub struct UpdateSyslogServerProfileV1<'a> {
 }
 impl<'a> UpdateSyslogServerProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateSyslogServerProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5860,6 +5972,7 @@ impl<'a> UpdateSyslogServerProfileV1<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5874,6 +5987,7 @@ impl<'a> UpdateSyslogServerProfileV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5891,6 +6005,7 @@ impl<'a> UpdateSyslogServerProfileV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5930,18 +6045,12 @@ static DELETE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `delete_syslog_server_profile`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteSyslogServerProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteSyslogServerProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::delete_syslog_server_profile` (Delete syslog server profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5952,21 +6061,25 @@ pub struct DeleteSyslogServerProfile<'a> {
 }
 impl<'a> DeleteSyslogServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteSyslogServerProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5974,6 +6087,7 @@ impl<'a> DeleteSyslogServerProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5988,6 +6102,7 @@ impl<'a> DeleteSyslogServerProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6005,6 +6120,7 @@ impl<'a> DeleteSyslogServerProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6040,16 +6156,11 @@ static QUERY_SYSLOG_SERVER_PROFILES: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `query_syslog_server_profiles`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QuerySyslogServerProfilesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QuerySyslogServerProfilesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::query_syslog_server_profiles` (Query syslog server profiles).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6060,11 +6171,13 @@ pub struct QuerySyslogServerProfiles<'a> {
 }
 impl<'a> QuerySyslogServerProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QuerySyslogServerProfilesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -6077,6 +6190,7 @@ impl<'a> QuerySyslogServerProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -6088,22 +6202,26 @@ impl<'a> QuerySyslogServerProfiles<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::SyslogServerProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6115,6 +6233,7 @@ impl<'a> QuerySyslogServerProfiles<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6152,16 +6271,19 @@ pub struct CreateRadiusServerProfile<'a> {
 }
 impl<'a> CreateRadiusServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6169,6 +6291,7 @@ impl<'a> CreateRadiusServerProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6183,6 +6306,7 @@ impl<'a> CreateRadiusServerProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6200,6 +6324,7 @@ impl<'a> CreateRadiusServerProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6235,16 +6360,11 @@ static CREATE_RADIUS_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `create_radius_server_profile_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateRadiusServerProfileV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateRadiusServerProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::create_radius_server_profile_v1` (Create RADIUS server profile (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6255,21 +6375,25 @@ pub struct CreateRadiusServerProfileV1<'a> {
 }
 impl<'a> CreateRadiusServerProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateRadiusServerProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6277,6 +6401,7 @@ impl<'a> CreateRadiusServerProfileV1<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6291,6 +6416,7 @@ impl<'a> CreateRadiusServerProfileV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6308,6 +6434,7 @@ impl<'a> CreateRadiusServerProfileV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6347,21 +6474,25 @@ pub struct GetRadiusServerProfile<'a> {
 }
 impl<'a> GetRadiusServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6370,6 +6501,7 @@ impl<'a> GetRadiusServerProfile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6401,16 +6533,11 @@ static GET_RADIUS_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `get_radius_server_profile_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetRadiusServerProfileV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetRadiusServerProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::get_radius_server_profile_v1` (Get RADIUS server profile (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6421,32 +6548,38 @@ pub struct GetRadiusServerProfileV1<'a> {
 }
 impl<'a> GetRadiusServerProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetRadiusServerProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<RadiusV1, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6482,16 +6615,19 @@ pub struct UpdateRadiusServerProfile<'a> {
 }
 impl<'a> UpdateRadiusServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6499,6 +6635,7 @@ impl<'a> UpdateRadiusServerProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6513,6 +6650,7 @@ impl<'a> UpdateRadiusServerProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6530,6 +6668,7 @@ impl<'a> UpdateRadiusServerProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6565,16 +6704,11 @@ static UPDATE_RADIUS_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_o
 };
 /// Representations offered by `update_radius_server_profile_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateRadiusServerProfileV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateRadiusServerProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::update_radius_server_profile_v1` (Update RADIUS server profile (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6585,21 +6719,25 @@ pub struct UpdateRadiusServerProfileV1<'a> {
 }
 impl<'a> UpdateRadiusServerProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateRadiusServerProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6607,6 +6745,7 @@ impl<'a> UpdateRadiusServerProfileV1<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6621,6 +6760,7 @@ impl<'a> UpdateRadiusServerProfileV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6638,6 +6778,7 @@ impl<'a> UpdateRadiusServerProfileV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6677,18 +6818,12 @@ static DELETE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `delete_radius_server_profile`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteRadiusServerProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteRadiusServerProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::delete_radius_server_profile` (Delete RADIUS server profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6699,21 +6834,25 @@ pub struct DeleteRadiusServerProfile<'a> {
 }
 impl<'a> DeleteRadiusServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteRadiusServerProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6721,6 +6860,7 @@ impl<'a> DeleteRadiusServerProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6735,6 +6875,7 @@ impl<'a> DeleteRadiusServerProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6752,6 +6893,7 @@ impl<'a> DeleteRadiusServerProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6787,16 +6929,11 @@ static QUERY_RADIUS_SERVER_PROFILES: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `query_radius_server_profiles`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryRadiusServerProfilesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryRadiusServerProfilesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::query_radius_server_profiles` (Query RADIUS server profiles).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6807,11 +6944,13 @@ pub struct QueryRadiusServerProfiles<'a> {
 }
 impl<'a> QueryRadiusServerProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryRadiusServerProfilesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -6824,6 +6963,7 @@ impl<'a> QueryRadiusServerProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -6835,22 +6975,26 @@ impl<'a> QueryRadiusServerProfiles<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<'a, super::common::RadiusServerProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6862,6 +7006,7 @@ impl<'a> QueryRadiusServerProfiles<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6899,16 +7044,19 @@ pub struct CreateDhcpConfigServiceProfile<'a> {
 }
 impl<'a> CreateDhcpConfigServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6916,6 +7064,7 @@ impl<'a> CreateDhcpConfigServiceProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6930,6 +7079,7 @@ impl<'a> CreateDhcpConfigServiceProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6947,6 +7097,7 @@ impl<'a> CreateDhcpConfigServiceProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6982,16 +7133,11 @@ static CREATE_DHCP_CONFIG_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ru
 };
 /// Representations offered by `create_dhcp_config_service_profile_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateDhcpConfigServiceProfileV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateDhcpConfigServiceProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::create_dhcp_config_service_profile_v1` (Create DHCP configuration service profile (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7002,21 +7148,25 @@ pub struct CreateDhcpConfigServiceProfileV1<'a> {
 }
 impl<'a> CreateDhcpConfigServiceProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateDhcpConfigServiceProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7024,6 +7174,7 @@ impl<'a> CreateDhcpConfigServiceProfileV1<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7038,6 +7189,7 @@ impl<'a> CreateDhcpConfigServiceProfileV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7055,6 +7207,7 @@ impl<'a> CreateDhcpConfigServiceProfileV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7094,21 +7247,25 @@ pub struct GetDhcpConfigServiceProfile<'a> {
 }
 impl<'a> GetDhcpConfigServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7120,6 +7277,7 @@ impl<'a> GetDhcpConfigServiceProfile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7151,16 +7309,11 @@ static GET_DHCP_CONFIG_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `get_dhcp_config_service_profile_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetDhcpConfigServiceProfileV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetDhcpConfigServiceProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::get_dhcp_config_service_profile_v1` (Get DHCP configuration service profile (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7171,26 +7324,31 @@ pub struct GetDhcpConfigServiceProfileV1<'a> {
 }
 impl<'a> GetDhcpConfigServiceProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetDhcpConfigServiceProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7199,6 +7357,7 @@ impl<'a> GetDhcpConfigServiceProfileV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7234,16 +7393,19 @@ pub struct UpdateDhcpConfigServiceProfile<'a> {
 }
 impl<'a> UpdateDhcpConfigServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7251,6 +7413,7 @@ impl<'a> UpdateDhcpConfigServiceProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7265,6 +7428,7 @@ impl<'a> UpdateDhcpConfigServiceProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7282,6 +7446,7 @@ impl<'a> UpdateDhcpConfigServiceProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7317,16 +7482,11 @@ static UPDATE_DHCP_CONFIG_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ru
 };
 /// Representations offered by `update_dhcp_config_service_profile_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateDhcpConfigServiceProfileV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateDhcpConfigServiceProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::update_dhcp_config_service_profile_v1` (Update DHCP configuration service profile (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7337,21 +7497,25 @@ pub struct UpdateDhcpConfigServiceProfileV1<'a> {
 }
 impl<'a> UpdateDhcpConfigServiceProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateDhcpConfigServiceProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7359,6 +7523,7 @@ impl<'a> UpdateDhcpConfigServiceProfileV1<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7373,6 +7538,7 @@ impl<'a> UpdateDhcpConfigServiceProfileV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7390,6 +7556,7 @@ impl<'a> UpdateDhcpConfigServiceProfileV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7429,18 +7596,12 @@ static DELETE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `delete_dhcp_config_service_profile`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteDhcpConfigServiceProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteDhcpConfigServiceProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::delete_dhcp_config_service_profile` (Delete DHCP configuration service profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7451,21 +7612,25 @@ pub struct DeleteDhcpConfigServiceProfile<'a> {
 }
 impl<'a> DeleteDhcpConfigServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteDhcpConfigServiceProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7473,6 +7638,7 @@ impl<'a> DeleteDhcpConfigServiceProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7487,6 +7653,7 @@ impl<'a> DeleteDhcpConfigServiceProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7504,6 +7671,7 @@ impl<'a> DeleteDhcpConfigServiceProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7539,16 +7707,11 @@ static QUERY_DHCP_CONFIG_SERVICE_PROFILES: ruckus_one_runtime::Operation = rucku
 };
 /// Representations offered by `query_dhcp_config_service_profiles`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryDhcpConfigServiceProfilesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryDhcpConfigServiceProfilesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::query_dhcp_config_service_profiles` (Query DHCP configuration service profiles).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7559,11 +7722,13 @@ pub struct QueryDhcpConfigServiceProfiles<'a> {
 }
 impl<'a> QueryDhcpConfigServiceProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryDhcpConfigServiceProfilesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -7576,6 +7741,7 @@ impl<'a> QueryDhcpConfigServiceProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -7587,6 +7753,7 @@ impl<'a> QueryDhcpConfigServiceProfiles<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -7596,16 +7763,19 @@ impl<'a> QueryDhcpConfigServiceProfiles<'a> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7617,6 +7787,7 @@ impl<'a> QueryDhcpConfigServiceProfiles<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7654,16 +7825,19 @@ pub struct CreateWifiCallingServiceProfile<'a> {
 }
 impl<'a> CreateWifiCallingServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7671,6 +7845,7 @@ impl<'a> CreateWifiCallingServiceProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7685,6 +7860,7 @@ impl<'a> CreateWifiCallingServiceProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7702,6 +7878,7 @@ impl<'a> CreateWifiCallingServiceProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7737,16 +7914,11 @@ static CREATE_WIFI_CALLING_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `create_wifi_calling_service_profile_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateWifiCallingServiceProfileV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateWifiCallingServiceProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::create_wifi_calling_service_profile_v1` (Create Wi-Fi calling service profile (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7757,21 +7929,25 @@ pub struct CreateWifiCallingServiceProfileV1<'a> {
 }
 impl<'a> CreateWifiCallingServiceProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateWifiCallingServiceProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7779,6 +7955,7 @@ impl<'a> CreateWifiCallingServiceProfileV1<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7793,6 +7970,7 @@ impl<'a> CreateWifiCallingServiceProfileV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7810,6 +7988,7 @@ impl<'a> CreateWifiCallingServiceProfileV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7849,21 +8028,25 @@ pub struct GetWifiCallingServiceProfile<'a> {
 }
 impl<'a> GetWifiCallingServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7875,6 +8058,7 @@ impl<'a> GetWifiCallingServiceProfile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7906,16 +8090,11 @@ static GET_WIFI_CALLING_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `get_wifi_calling_service_profile_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetWifiCallingServiceProfileV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetWifiCallingServiceProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::get_wifi_calling_service_profile_v1` (Get Wi-Fi calling service profile (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7926,26 +8105,31 @@ pub struct GetWifiCallingServiceProfileV1<'a> {
 }
 impl<'a> GetWifiCallingServiceProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetWifiCallingServiceProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7954,6 +8138,7 @@ impl<'a> GetWifiCallingServiceProfileV1<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7989,16 +8174,19 @@ pub struct UpdateWifiCallingServiceProfile<'a> {
 }
 impl<'a> UpdateWifiCallingServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8006,6 +8194,7 @@ impl<'a> UpdateWifiCallingServiceProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8020,6 +8209,7 @@ impl<'a> UpdateWifiCallingServiceProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8037,6 +8227,7 @@ impl<'a> UpdateWifiCallingServiceProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8072,16 +8263,11 @@ static UPDATE_WIFI_CALLING_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = r
 };
 /// Representations offered by `update_wifi_calling_service_profile_v1`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateWifiCallingServiceProfileV1Version {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateWifiCallingServiceProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::update_wifi_calling_service_profile_v1` (Update Wi-Fi calling service profile (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -8092,21 +8278,25 @@ pub struct UpdateWifiCallingServiceProfileV1<'a> {
 }
 impl<'a> UpdateWifiCallingServiceProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateWifiCallingServiceProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8114,6 +8304,7 @@ impl<'a> UpdateWifiCallingServiceProfileV1<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8128,6 +8319,7 @@ impl<'a> UpdateWifiCallingServiceProfileV1<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8145,6 +8337,7 @@ impl<'a> UpdateWifiCallingServiceProfileV1<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8184,18 +8377,12 @@ static DELETE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `delete_wifi_calling_service_profile`; the first is the default.
 ///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteWifiCallingServiceProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteWifiCallingServiceProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::delete_wifi_calling_service_profile` (Delete Wi-Fi calling service profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -8206,21 +8393,25 @@ pub struct DeleteWifiCallingServiceProfile<'a> {
 }
 impl<'a> DeleteWifiCallingServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteWifiCallingServiceProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8228,6 +8419,7 @@ impl<'a> DeleteWifiCallingServiceProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8242,6 +8434,7 @@ impl<'a> DeleteWifiCallingServiceProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8259,6 +8452,7 @@ impl<'a> DeleteWifiCallingServiceProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8294,16 +8488,11 @@ static QUERY_WIFI_CALLING_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `query_wifi_calling_service_profiles`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryWifiCallingServiceProfilesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryWifiCallingServiceProfilesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::query_wifi_calling_service_profiles` (Query Wi-Fi calling service profiles).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -8314,11 +8503,13 @@ pub struct QueryWifiCallingServiceProfiles<'a> {
 }
 impl<'a> QueryWifiCallingServiceProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryWifiCallingServiceProfilesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -8331,6 +8522,7 @@ impl<'a> QueryWifiCallingServiceProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -8342,6 +8534,7 @@ impl<'a> QueryWifiCallingServiceProfiles<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(
         self,
     ) -> ruckus_one_runtime::Pages<
@@ -8351,16 +8544,19 @@ impl<'a> QueryWifiCallingServiceProfiles<'a> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8372,6 +8568,7 @@ impl<'a> QueryWifiCallingServiceProfiles<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8405,16 +8602,11 @@ static ADD_RADIUS_SERVER_PROFILE_TO_ETHERNET_PORT_PROFILE: ruckus_one_runtime::O
 };
 /// Representations offered by `add_radius_server_profile_to_ethernet_port_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddRadiusServerProfileToEthernetPortProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type AddRadiusServerProfileToEthernetPortProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::add_radius_server_profile_to_ethernet_port_profile` (Add RADIUS server profile to Ethernet port profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -8425,11 +8617,13 @@ pub struct AddRadiusServerProfileToEthernetPortProfile<'a> {
 }
 impl<'a> AddRadiusServerProfileToEthernetPortProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: AddRadiusServerProfileToEthernetPortProfileVersion,
@@ -8438,11 +8632,13 @@ impl<'a> AddRadiusServerProfileToEthernetPortProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8450,6 +8646,7 @@ impl<'a> AddRadiusServerProfileToEthernetPortProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8464,6 +8661,7 @@ impl<'a> AddRadiusServerProfileToEthernetPortProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8481,6 +8679,7 @@ impl<'a> AddRadiusServerProfileToEthernetPortProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -8516,16 +8715,11 @@ static REMOVE_RADIUS_SERVER_PROFILE_FROM_ETHERNET_PORT_PROFILE: ruckus_one_runti
 };
 /// Representations offered by `remove_radius_server_profile_from_ethernet_port_profile`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum RemoveRadiusServerProfileFromEthernetPortProfileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type RemoveRadiusServerProfileFromEthernetPortProfileVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::remove_radius_server_profile_from_ethernet_port_profile` (Remove RADIUS server profile from Ethernet port profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -8536,11 +8730,13 @@ pub struct RemoveRadiusServerProfileFromEthernetPortProfile<'a> {
 }
 impl<'a> RemoveRadiusServerProfileFromEthernetPortProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: RemoveRadiusServerProfileFromEthernetPortProfileVersion,
@@ -8549,11 +8745,13 @@ impl<'a> RemoveRadiusServerProfileFromEthernetPortProfile<'a> {
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -8561,6 +8759,7 @@ impl<'a> RemoveRadiusServerProfileFromEthernetPortProfile<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -8575,6 +8774,7 @@ impl<'a> RemoveRadiusServerProfileFromEthernetPortProfile<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -8592,6 +8792,7 @@ impl<'a> RemoveRadiusServerProfileFromEthernetPortProfile<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,

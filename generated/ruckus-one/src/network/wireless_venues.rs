@@ -52,6 +52,7 @@ impl<'de> serde::Deserialize<'de> for AggregatedDeviceModel {
 }
 impl AggregatedDeviceModel {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             models: None,
@@ -196,6 +197,7 @@ impl<'de> serde::Deserialize<'de> for Edge {
 }
 impl Edge {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             from: None,
@@ -574,6 +576,7 @@ impl<'de> serde::Deserialize<'de> for ExtraEdge {
 }
 impl ExtraEdge {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             poe_enabled: None,
@@ -725,6 +728,7 @@ impl<'de> serde::Deserialize<'de> for FloorPlanPage {
 }
 impl FloorPlanPage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             items: None,
@@ -810,6 +814,7 @@ impl<'de> serde::Deserialize<'de> for FloorPlanQuery {
 }
 impl FloorPlanQuery {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             page_number: None,
@@ -1124,6 +1129,7 @@ impl<'de> serde::Deserialize<'de> for Node {
 }
 impl Node {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             type_: None,
@@ -1460,6 +1466,7 @@ impl<'de> serde::Deserialize<'de> for OperationResponseFloorPlanView {
 }
 impl OperationResponseFloorPlanView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -1545,6 +1552,7 @@ impl<'de> serde::Deserialize<'de> for QosStats {
 }
 impl QosStats {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             personal_identity_network_id: None,
@@ -1668,6 +1676,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseQosStats {
 }
 impl QueryResponseQosStats {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -1782,6 +1791,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseRogueAp {
 }
 impl QueryResponseRogueAp {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -1902,6 +1912,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseTopologyResponse {
 }
 impl QueryResponseTopologyResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -2038,6 +2049,7 @@ impl<'de> serde::Deserialize<'de> for RogueAp {
 }
 impl RogueAp {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             rogue_mac: None,
@@ -2188,6 +2200,7 @@ impl<'de> serde::Deserialize<'de> for RogueDetectingAp {
 }
 impl RogueDetectingAp {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             ap_mac: None,
@@ -2271,6 +2284,7 @@ impl<'de> serde::Deserialize<'de> for TopologyResponse {
 }
 impl TopologyResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             edges: None,
@@ -2388,6 +2402,7 @@ impl<'de> serde::Deserialize<'de> for Venue {
 }
 impl Venue {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, address: super::common::VenueAddress) -> Self {
         Self {
             id: None,
@@ -2485,6 +2500,7 @@ impl<'a> WirelessVenuesClient<'a> {
     #[doc(alias = "/venues")]
     #[doc(alias = "POST /venues")]
     #[doc(alias = "CreateVenue")]
+    #[inline]
     pub fn create_venue(&self, body: &Venue) -> CreateVenue<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &CREATE_VENUE, &[]);
         req.json(body);
@@ -2503,6 +2519,7 @@ impl<'a> WirelessVenuesClient<'a> {
     #[doc(alias = "/venues/{venueId}")]
     #[doc(alias = "GET /venues/{venueId}")]
     #[doc(alias = "GetVenue")]
+    #[inline]
     pub fn get_venue(&self, venue_id: &str) -> GetVenue<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &GET_VENUE, &[venue_id]);
         GetVenue { req }
@@ -2522,6 +2539,7 @@ impl<'a> WirelessVenuesClient<'a> {
     #[doc(alias = "/venues/{venueId}")]
     #[doc(alias = "PUT /venues/{venueId}")]
     #[doc(alias = "UpdateVenue")]
+    #[inline]
     pub fn update_venue(&self, venue_id: &str, body: &Venue) -> UpdateVenue<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2545,6 +2563,7 @@ impl<'a> WirelessVenuesClient<'a> {
     #[doc(alias = "/venues/{venueId}")]
     #[doc(alias = "DELETE /venues/{venueId}")]
     #[doc(alias = "DeleteVenue")]
+    #[inline]
     pub fn delete_venue(&self, venue_id: &str) -> DeleteVenue<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2570,6 +2589,7 @@ impl<'a> WirelessVenuesClient<'a> {
     #[doc(alias = "/venues/query")]
     #[doc(alias = "POST /venues/query")]
     #[doc(alias = "venue")]
+    #[inline]
     pub fn query_venues(&self, body: &super::common::QueryRequest) -> QueryVenues<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &QUERY_VENUES, &[]);
         req.json(body);
@@ -2590,6 +2610,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// - The 423 (Locked) status was removed from the documented responses of this operation.
     #[doc(alias = "/venues/{venueId}/signurls/uploadurls")]
     #[doc(alias = "POST /venues/{venueId}/signurls/uploadurls")]
+    #[inline]
     pub fn create_venue_upload_url(
         &self,
         venue_id: &str,
@@ -2618,6 +2639,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// - The 423 (Locked) status was removed from the documented responses of this operation.
     #[doc(alias = "/venues/{venueId}/signurls/{fileId}/urls")]
     #[doc(alias = "GET /venues/{venueId}/signurls/{fileId}/urls")]
+    #[inline]
     pub fn get_venue_file_url(
         &self,
         venue_id: &str,
@@ -2646,6 +2668,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// - Pages are selected with `pageNumber` in the body, a form the client's page iteration does not cover: request each page yourself.
     #[doc(alias = "/venues/{venueId}/floorplans/query")]
     #[doc(alias = "POST /venues/{venueId}/floorplans/query")]
+    #[inline]
     pub fn query_venue_floorplans(&self, venue_id: &str) -> QueryVenueFloorplans<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2668,6 +2691,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// - The body is a list of condition lists (each a list of field and value pairs), not a query object with page fields, so the client does not page this operation.
     #[doc(alias = "/qosStatistics/query")]
     #[doc(alias = "POST /qosStatistics/query")]
+    #[inline]
     pub fn query_qos_statistics(
         &self,
         body: &Vec<Vec<super::common::QosMatchField>>,
@@ -2691,6 +2715,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueApsModels::version`)
     #[doc(alias = "/venues/{venueId}/aps/models")]
     #[doc(alias = "GET /venues/{venueId}/aps/models")]
+    #[inline]
     pub fn list_venue_aps_models(&self, venue_id: &str) -> ListVenueApsModels<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2710,6 +2735,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueMeshTopologies::version`)
     #[doc(alias = "/venues/{venueId}/meshTopologies")]
     #[doc(alias = "GET /venues/{venueId}/meshTopologies")]
+    #[inline]
     pub fn list_venue_mesh_topologies(
         &self,
         venue_id: &str,
@@ -2733,6 +2759,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueTopologies::version`)
     #[doc(alias = "/venues/{venueId}/topologies")]
     #[doc(alias = "GET /venues/{venueId}/topologies")]
+    #[inline]
     pub fn list_venue_topologies(
         &self,
         venue_id: &str,
@@ -2760,6 +2787,7 @@ impl<'a> WirelessVenuesClient<'a> {
     #[doc(alias = "/venues/{venueId}/floorplans/{floorPlanId}")]
     #[doc(alias = "GET /venues/{venueId}/floorplans/{floorPlanId}")]
     #[doc(alias = "GetVenueFloorPlan")]
+    #[inline]
     pub fn get_venue_floor_plan(
         &self,
         venue_id: &str,
@@ -2788,6 +2816,7 @@ impl<'a> WirelessVenuesClient<'a> {
     #[doc(alias = "/venues/{venueId}/floorplans/{floorPlanId}")]
     #[doc(alias = "PUT /venues/{venueId}/floorplans/{floorPlanId}")]
     #[doc(alias = "UpdateVenueFloorPlan")]
+    #[inline]
     pub fn update_venue_floor_plan(
         &self,
         venue_id: &str,
@@ -2817,6 +2846,7 @@ impl<'a> WirelessVenuesClient<'a> {
     #[doc(alias = "/venues/{venueId}/floorplans/{floorPlanId}")]
     #[doc(alias = "DELETE /venues/{venueId}/floorplans/{floorPlanId}")]
     #[doc(alias = "DeleteVenueFloorPlan")]
+    #[inline]
     pub fn delete_venue_floor_plan(
         &self,
         venue_id: &str,
@@ -2842,6 +2872,7 @@ impl<'a> WirelessVenuesClient<'a> {
     #[doc(alias = "/venues/{venueId}/floorplans")]
     #[doc(alias = "GET /venues/{venueId}/floorplans")]
     #[doc(alias = "GetVenueFloorPlans")]
+    #[inline]
     pub fn get_venue_floor_plans(&self, venue_id: &str) -> GetVenueFloorPlans<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2865,6 +2896,7 @@ impl<'a> WirelessVenuesClient<'a> {
     #[doc(alias = "/venues/{venueId}/floorplans")]
     #[doc(alias = "POST /venues/{venueId}/floorplans")]
     #[doc(alias = "createVenueFloorPlan")]
+    #[inline]
     pub fn create_venue_floor_plan(
         &self,
         venue_id: &str,
@@ -2893,6 +2925,7 @@ impl<'a> WirelessVenuesClient<'a> {
     #[doc(alias = "/venues/{venueId}/rogueAps/query")]
     #[doc(alias = "POST /venues/{venueId}/rogueAps/query")]
     #[doc(alias = "getVenueRogueAPs")]
+    #[inline]
     pub fn get_venue_rogue_aps(
         &self,
         venue_id: &str,
@@ -2927,16 +2960,11 @@ static CREATE_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
 };
 /// Representations offered by `create_venue`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::create_venue` (Create venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2947,21 +2975,25 @@ pub struct CreateVenue<'a> {
 }
 impl<'a> CreateVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateVenueVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -2969,6 +3001,7 @@ impl<'a> CreateVenue<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2983,6 +3016,7 @@ impl<'a> CreateVenue<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3000,6 +3034,7 @@ impl<'a> CreateVenue<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3035,16 +3070,11 @@ static GET_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation 
 };
 /// Representations offered by `get_venue`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::get_venue` (Get venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3055,32 +3085,38 @@ pub struct GetVenue<'a> {
 }
 impl<'a> GetVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<Venue, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3109,16 +3145,11 @@ static UPDATE_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
 };
 /// Representations offered by `update_venue`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::update_venue` (Update venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3129,21 +3160,25 @@ pub struct UpdateVenue<'a> {
 }
 impl<'a> UpdateVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3151,6 +3186,7 @@ impl<'a> UpdateVenue<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3165,6 +3201,7 @@ impl<'a> UpdateVenue<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3182,6 +3219,7 @@ impl<'a> UpdateVenue<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3217,16 +3255,11 @@ static DELETE_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
 };
 /// Representations offered by `delete_venue`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteVenueVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::delete_venue` (Delete venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3237,21 +3270,25 @@ pub struct DeleteVenue<'a> {
 }
 impl<'a> DeleteVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -3259,6 +3296,7 @@ impl<'a> DeleteVenue<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3273,6 +3311,7 @@ impl<'a> DeleteVenue<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3290,6 +3329,7 @@ impl<'a> DeleteVenue<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -3325,16 +3365,11 @@ static QUERY_VENUES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
 };
 /// Representations offered by `query_venues`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVenuesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVenuesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::query_venues` (Query venues).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3345,11 +3380,13 @@ pub struct QueryVenues<'a> {
 }
 impl<'a> QueryVenues<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryVenuesVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -3362,26 +3399,31 @@ impl<'a> QueryVenues<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::VenueRow> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3390,6 +3432,7 @@ impl<'a> QueryVenues<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3421,16 +3464,11 @@ static CREATE_VENUE_UPLOAD_URL: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `create_venue_upload_url`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueUploadUrlVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueUploadUrlVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::create_venue_upload_url` (Create venue upload URL).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3441,26 +3479,31 @@ pub struct CreateVenueUploadUrl<'a> {
 }
 impl<'a> CreateVenueUploadUrl<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateVenueUploadUrlVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3469,6 +3512,7 @@ impl<'a> CreateVenueUploadUrl<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3500,16 +3544,11 @@ static GET_VENUE_FILE_URL: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 };
 /// Representations offered by `get_venue_file_url`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueFileUrlVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueFileUrlVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::get_venue_file_url` (Get venue file URL).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3520,26 +3559,31 @@ pub struct GetVenueFileUrl<'a> {
 }
 impl<'a> GetVenueFileUrl<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueFileUrlVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3548,6 +3592,7 @@ impl<'a> GetVenueFileUrl<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3579,16 +3624,11 @@ static QUERY_VENUE_FLOORPLANS: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `query_venue_floorplans`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryVenueFloorplansVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryVenueFloorplansVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::query_venue_floorplans` (Query venue floor plans).
 ///
 /// Optional parameters: [`body`](Self::body).
@@ -3600,31 +3640,37 @@ pub struct QueryVenueFloorplans<'a> {
 }
 impl<'a> QueryVenueFloorplans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &FloorPlanQuery) -> Self {
         self.req.json(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryVenueFloorplansVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3633,6 +3679,7 @@ impl<'a> QueryVenueFloorplans<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3664,16 +3711,11 @@ static QUERY_QOS_STATISTICS: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `query_qos_statistics`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryQosStatisticsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryQosStatisticsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::query_qos_statistics` (Query QoS statistics).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3684,26 +3726,31 @@ pub struct QueryQosStatistics<'a> {
 }
 impl<'a> QueryQosStatistics<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryQosStatisticsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3712,6 +3759,7 @@ impl<'a> QueryQosStatistics<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3743,16 +3791,11 @@ static LIST_VENUE_APS_MODELS: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `list_venue_aps_models`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListVenueApsModelsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListVenueApsModelsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::list_venue_aps_models` (List models of venue APs).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3763,26 +3806,31 @@ pub struct ListVenueApsModels<'a> {
 }
 impl<'a> ListVenueApsModels<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListVenueApsModelsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3791,6 +3839,7 @@ impl<'a> ListVenueApsModels<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3822,16 +3871,11 @@ static LIST_VENUE_MESH_TOPOLOGIES: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `list_venue_mesh_topologies`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListVenueMeshTopologiesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListVenueMeshTopologiesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::list_venue_mesh_topologies` (List venue mesh topologies).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3842,26 +3886,31 @@ pub struct ListVenueMeshTopologies<'a> {
 }
 impl<'a> ListVenueMeshTopologies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListVenueMeshTopologiesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3870,6 +3919,7 @@ impl<'a> ListVenueMeshTopologies<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3901,16 +3951,11 @@ static LIST_VENUE_TOPOLOGIES: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `list_venue_topologies`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListVenueTopologiesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListVenueTopologiesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::list_venue_topologies` (List venue topologies).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3921,26 +3966,31 @@ pub struct ListVenueTopologies<'a> {
 }
 impl<'a> ListVenueTopologies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListVenueTopologiesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3949,6 +3999,7 @@ impl<'a> ListVenueTopologies<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3980,16 +4031,11 @@ static GET_VENUE_FLOOR_PLAN: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `get_venue_floor_plan`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueFloorPlanVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueFloorPlanVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::get_venue_floor_plan` (Get venue floor plan).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4000,26 +4046,31 @@ pub struct GetVenueFloorPlan<'a> {
 }
 impl<'a> GetVenueFloorPlan<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueFloorPlanVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4028,6 +4079,7 @@ impl<'a> GetVenueFloorPlan<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4059,16 +4111,11 @@ static UPDATE_VENUE_FLOOR_PLAN: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `update_venue_floor_plan`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueFloorPlanVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateVenueFloorPlanVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::update_venue_floor_plan` (Update venue floor plan).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4079,21 +4126,25 @@ pub struct UpdateVenueFloorPlan<'a> {
 }
 impl<'a> UpdateVenueFloorPlan<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateVenueFloorPlanVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4101,6 +4152,7 @@ impl<'a> UpdateVenueFloorPlan<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4115,6 +4167,7 @@ impl<'a> UpdateVenueFloorPlan<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4132,6 +4185,7 @@ impl<'a> UpdateVenueFloorPlan<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4167,16 +4221,11 @@ static DELETE_VENUE_FLOOR_PLAN: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `delete_venue_floor_plan`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteVenueFloorPlanVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteVenueFloorPlanVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::delete_venue_floor_plan` (Delete venue floor plan).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4187,21 +4236,25 @@ pub struct DeleteVenueFloorPlan<'a> {
 }
 impl<'a> DeleteVenueFloorPlan<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteVenueFloorPlanVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4209,6 +4262,7 @@ impl<'a> DeleteVenueFloorPlan<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4223,6 +4277,7 @@ impl<'a> DeleteVenueFloorPlan<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4240,6 +4295,7 @@ impl<'a> DeleteVenueFloorPlan<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4275,16 +4331,11 @@ static GET_VENUE_FLOOR_PLANS: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `get_venue_floor_plans`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueFloorPlansVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetVenueFloorPlansVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::get_venue_floor_plans` (Get venue floor plans).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4295,26 +4346,31 @@ pub struct GetVenueFloorPlans<'a> {
 }
 impl<'a> GetVenueFloorPlans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueFloorPlansVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4323,6 +4379,7 @@ impl<'a> GetVenueFloorPlans<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4354,16 +4411,11 @@ static CREATE_VENUE_FLOOR_PLAN: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `create_venue_floor_plan`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueFloorPlanVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateVenueFloorPlanVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::create_venue_floor_plan` (Create venue floor plan).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4374,21 +4426,25 @@ pub struct CreateVenueFloorPlan<'a> {
 }
 impl<'a> CreateVenueFloorPlan<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateVenueFloorPlanVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4396,6 +4452,7 @@ impl<'a> CreateVenueFloorPlan<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4410,6 +4467,7 @@ impl<'a> CreateVenueFloorPlan<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4427,6 +4485,7 @@ impl<'a> CreateVenueFloorPlan<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4462,16 +4521,11 @@ static GET_VENUE_ROGUE_APS: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `get_venue_rogue_aps`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetVenueRogueApsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type GetVenueRogueApsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::get_venue_rogue_aps` (Get venue rogue aps).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4482,11 +4536,13 @@ pub struct GetVenueRogueAps<'a> {
 }
 impl<'a> GetVenueRogueAps<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetVenueRogueApsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4499,26 +4555,31 @@ impl<'a> GetVenueRogueAps<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, QueryResponseRogueAp> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, RogueAp> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4527,6 +4588,7 @@ impl<'a> GetVenueRogueAps<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

@@ -68,6 +68,7 @@ impl<'de> serde::Deserialize<'de> for AbstractActionStep {
 }
 impl AbstractActionStep {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -312,6 +313,7 @@ impl<'de> serde::Deserialize<'de> for AcceptedResponse3 {
 }
 impl AcceptedResponse3 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -409,6 +411,7 @@ impl<'de> serde::Deserialize<'de> for Action {
 }
 impl Action {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, action_type: ActionType) -> Self {
         Self {
             name,
@@ -531,6 +534,7 @@ impl<'de> serde::Deserialize<'de> for ActionDefinition {
 }
 impl ActionDefinition {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -743,6 +747,7 @@ impl<'de> serde::Deserialize<'de> for ActionQueryCriteria {
 }
 impl ActionQueryCriteria {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             sort_direction: None,
@@ -956,6 +961,7 @@ impl<'de> serde::Deserialize<'de> for AsycRequestResponse {
 }
 impl AsycRequestResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -1030,6 +1036,7 @@ impl<'de> serde::Deserialize<'de> for EndStep {
 }
 impl EndStep {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1114,6 +1121,7 @@ impl<'de> serde::Deserialize<'de> for FileUploadResponse {
 }
 impl FileUploadResponse {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, url: String, type_: FileUploadResponseType) -> Self {
         Self {
             name,
@@ -1253,6 +1261,7 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelAction {
 }
 impl PageEntityModelAction {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             total_elements: None,
@@ -1384,6 +1393,7 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourceAbstractBaseStep {
 }
 impl PagedResponseResourceAbstractBaseStep {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             paging: None,
@@ -1455,6 +1465,7 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourceActionDefinition {
 }
 impl PagedResponseResourceActionDefinition {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             paging: None,
@@ -1526,6 +1537,7 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourceSplitStepOption {
 }
 impl PagedResponseResourceSplitStepOption {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             paging: None,
@@ -1597,6 +1609,7 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourceWorkflow {
 }
 impl PagedResponseResourceWorkflow {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             paging: None,
@@ -1671,6 +1684,7 @@ impl<'de> serde::Deserialize<'de> for PublishedDetails {
 }
 impl PublishedDetails {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(status: PublishedDetailsStatus) -> Self {
         Self {
             parent_workflow_id: None,
@@ -1826,6 +1840,7 @@ impl<'de> serde::Deserialize<'de> for SplitStep {
 }
 impl SplitStep {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1952,6 +1967,7 @@ impl<'de> serde::Deserialize<'de> for SplitStepOption {
 }
 impl SplitStepOption {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(enrollment_action_id: String) -> Self {
         Self {
             id: None,
@@ -2050,6 +2066,7 @@ impl<'de> serde::Deserialize<'de> for StartStep {
 }
 impl StartStep {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2148,6 +2165,7 @@ impl<'de> serde::Deserialize<'de> for StepV1Dot0 {
 }
 impl StepV1Dot0 {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(enrollment_action_id: String) -> Self {
         Self {
             id: None,
@@ -2265,6 +2283,7 @@ impl<'de> serde::Deserialize<'de> for UiColorSchema {
 }
 impl UiColorSchema {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             background_color: None,
@@ -2363,6 +2382,7 @@ impl<'de> serde::Deserialize<'de> for UiConfigImage {
 }
 impl UiConfigImage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             file_url: None,
@@ -2431,6 +2451,7 @@ impl<'de> serde::Deserialize<'de> for UiConfiguration {
 }
 impl UiConfiguration {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(welcome_title: String) -> Self {
         Self {
             welcome_title,
@@ -2531,6 +2552,7 @@ impl<'de> serde::Deserialize<'de> for UiStyleSchema {
 }
 impl UiStyleSchema {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             logo_image_file_name: None,
@@ -2709,6 +2731,7 @@ impl<'de> serde::Deserialize<'de> for Workflow {
 }
 impl Workflow {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             id: None,
@@ -2812,6 +2835,7 @@ impl<'de> serde::Deserialize<'de> for WorkflowAcceptedResponse {
 }
 impl WorkflowAcceptedResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -2886,6 +2910,7 @@ impl<'de> serde::Deserialize<'de> for WorkflowPage {
 }
 impl WorkflowPage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             total_count: None,
@@ -2953,6 +2978,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/enrollmentActions")]
     #[doc(alias = "GET /enrollmentActions")]
     #[doc(alias = "getAllEnrollmentActions")]
+    #[inline]
     pub fn get_all_enrollment_actions(&self) -> GetAllEnrollmentActions<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2975,6 +3001,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/enrollmentActions")]
     #[doc(alias = "POST /enrollmentActions")]
     #[doc(alias = "createEnrollmentActions")]
+    #[inline]
     pub fn create_enrollment_actions(
         &self,
         body: &impl serde::Serialize,
@@ -3001,6 +3028,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/enrollmentActions/query")]
     #[doc(alias = "POST /enrollmentActions/query")]
     #[doc(alias = "queryEnrollmentActions")]
+    #[inline]
     pub fn query_enrollment_actions(&self) -> QueryEnrollmentActions<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3023,6 +3051,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/enrollmentActions/files")]
     #[doc(alias = "POST /enrollmentActions/files")]
     #[doc(alias = "uploadFile")]
+    #[inline]
     pub fn upload_file(&self) -> UploadFile<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &UPLOAD_FILE, &[]);
         UploadFile { req }
@@ -3040,6 +3069,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/enrollmentActions/{actionId}")]
     #[doc(alias = "GET /enrollmentActions/{actionId}")]
     #[doc(alias = "getEnrollmentAction")]
+    #[inline]
     pub fn get_enrollment_action(&self, action_id: &str) -> GetEnrollmentAction<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3062,6 +3092,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/enrollmentActions/{actionId}")]
     #[doc(alias = "DELETE /enrollmentActions/{actionId}")]
     #[doc(alias = "deleteEnrollmentActions")]
+    #[inline]
     pub fn delete_enrollment_actions(
         &self,
         action_id: &str,
@@ -3088,6 +3119,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/enrollmentActions/{actionId}")]
     #[doc(alias = "PATCH /enrollmentActions/{actionId}")]
     #[doc(alias = "editEnrollmentActions")]
+    #[inline]
     pub fn edit_enrollment_actions(
         &self,
         action_id: &str,
@@ -3113,6 +3145,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/enrollmentActions/files/{fileId}")]
     #[doc(alias = "GET /enrollmentActions/files/{fileId}")]
     #[doc(alias = "getSignedUrlForDownload")]
+    #[inline]
     pub fn get_enrollment_action_file_url(
         &self,
         file_id: &str,
@@ -3137,6 +3170,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/enrollmentActions/files/{fileId}")]
     #[doc(alias = "DELETE /enrollmentActions/files/{fileId}")]
     #[doc(alias = "DeleteFile")]
+    #[inline]
     pub fn delete_file(&self, file_id: &str) -> DeleteFile<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3162,6 +3196,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/enrollmentActions/actionTypes/{actionType}")]
     #[doc(alias = "GET /enrollmentActions/actionTypes/{actionType}")]
     #[doc(alias = "getAllEnrollmentActionByType")]
+    #[inline]
     pub fn get_all_enrollment_action_by_type(
         &self,
         action_type: &str,
@@ -3190,6 +3225,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflows")]
     #[doc(alias = "POST /workflows")]
     #[doc(alias = "createWorkflow")]
+    #[inline]
     pub fn create_workflow(&self, body: &Workflow) -> CreateWorkflow<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3214,6 +3250,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflows/{workflowId}/workflows")]
     #[doc(alias = "POST /workflows/{workflowId}/workflows")]
     #[doc(alias = "cloneWorkflow")]
+    #[inline]
     pub fn clone_workflow(&self, workflow_id: &str) -> CloneWorkflow<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3239,6 +3276,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflows/{workflowId}/versions/query")]
     #[doc(alias = "POST /workflows/{workflowId}/versions/query")]
     #[doc(alias = "queryForVersionedWorkflows")]
+    #[inline]
     pub fn query_for_versioned_workflows(
         &self,
         workflow_id: &str,
@@ -3266,6 +3304,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflows/{workflowId}/uiConfigurations")]
     #[doc(alias = "GET /workflows/{workflowId}/uiConfigurations")]
     #[doc(alias = "getUiConfiguration")]
+    #[inline]
     pub fn get_ui_configuration(&self, workflow_id: &str) -> GetUiConfiguration<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3290,6 +3329,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflows/{workflowId}/uiConfigurations")]
     #[doc(alias = "POST /workflows/{workflowId}/uiConfigurations")]
     #[doc(alias = "createUiConfig")]
+    #[inline]
     pub fn create_ui_config(&self, workflow_id: &str) -> CreateUiConfig<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3313,6 +3353,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflows/{workflowId}/uiConfigurations")]
     #[doc(alias = "DELETE /workflows/{workflowId}/uiConfigurations")]
     #[doc(alias = "resetUiConfig")]
+    #[inline]
     pub fn reset_ui_config(&self, workflow_id: &str) -> ResetUiConfig<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3336,6 +3377,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflows/{workflowId}/steps/{stepId}/splitOptions")]
     #[doc(alias = "GET /workflows/{workflowId}/steps/{stepId}/splitOptions")]
     #[doc(alias = "getAllSplitStepOptionsForStep")]
+    #[inline]
     pub fn get_all_split_step_options_for_step(
         &self,
         workflow_id: &str,
@@ -3367,6 +3409,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflows/{workflowId}/steps/{stepId}/splitOptions")]
     #[doc(alias = "POST /workflows/{workflowId}/steps/{stepId}/splitOptions")]
     #[doc(alias = "createOption")]
+    #[inline]
     pub fn create_option(
         &self,
         workflow_id: &str,
@@ -3403,6 +3446,7 @@ impl<'a> WorkflowsClient<'a> {
         alias = "POST /workflows/{workflowId}/steps/{stepId}/splitOptions/{optionId}/nextSteps"
     )]
     #[doc(alias = "createNextStepForOption")]
+    #[inline]
     pub fn create_next_step_for_option(
         &self,
         workflow_id: &str,
@@ -3435,6 +3479,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflows/{workflowId}/steps/{stepId}/nextSteps")]
     #[doc(alias = "POST /workflows/{workflowId}/steps/{stepId}/nextSteps")]
     #[doc(alias = "createChildStep")]
+    #[inline]
     pub fn create_child_step(
         &self,
         workflow_id: &str,
@@ -3470,6 +3515,7 @@ impl<'a> WorkflowsClient<'a> {
         alias = "POST /workflows/{workflowId}/steps/{stepId}/nextSteps/workflows/{referencedWorkflowId}"
     )]
     #[doc(alias = "nestedCloneWorkflow")]
+    #[inline]
     pub fn nested_clone_workflow(
         &self,
         workflow_id: &str,
@@ -3500,6 +3546,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflows/{workflowId}/steps/query")]
     #[doc(alias = "POST /workflows/{workflowId}/steps/query")]
     #[doc(alias = "queryForStepsAssignedToThisWorkflow")]
+    #[inline]
     pub fn query_for_steps_assigned_to_this_workflow(
         &self,
         workflow_id: &str,
@@ -3531,6 +3578,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflows/query")]
     #[doc(alias = "POST /workflows/query")]
     #[doc(alias = "queryForWorkflows")]
+    #[inline]
     pub fn query_for_workflows(
         &self,
         body: &super::common::AdaptiveRadiusWorkflowQueryData,
@@ -3559,6 +3607,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflowActionDefinitions/query")]
     #[doc(alias = "POST /workflowActionDefinitions/query")]
     #[doc(alias = "queryForActionDefinitions")]
+    #[inline]
     pub fn query_for_action_definitions(
         &self,
         body: &super::common::AdaptiveRadiusWorkflowQueryData,
@@ -3585,6 +3634,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflows/{workflowId}")]
     #[doc(alias = "GET /workflows/{workflowId}")]
     #[doc(alias = "getWorkflowById")]
+    #[inline]
     pub fn get_workflow_by_id(&self, workflow_id: &str) -> GetWorkflowById<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3608,6 +3658,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflows/{workflowId}")]
     #[doc(alias = "DELETE /workflows/{workflowId}")]
     #[doc(alias = "deleteWorkflow")]
+    #[inline]
     pub fn delete_workflow(&self, workflow_id: &str) -> DeleteWorkflow<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3633,6 +3684,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflows/{workflowId}")]
     #[doc(alias = "PATCH /workflows/{workflowId}")]
     #[doc(alias = "updateWorkflow")]
+    #[inline]
     pub fn update_workflow(
         &self,
         workflow_id: &str,
@@ -3661,6 +3713,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflows/{workflowId}/uiConfigurations/{imageType}")]
     #[doc(alias = "GET /workflows/{workflowId}/uiConfigurations/{imageType}")]
     #[doc(alias = "getImageFile")]
+    #[inline]
     pub fn get_image_file(
         &self,
         workflow_id: &str,
@@ -3691,6 +3744,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflows/{workflowId}/steps")]
     #[doc(alias = "GET /workflows/{workflowId}/steps")]
     #[doc(alias = "getAllStepsForWorkflow")]
+    #[inline]
     pub fn get_all_steps_for_workflow(
         &self,
         workflow_id: &str,
@@ -3717,6 +3771,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflows/{workflowId}/steps/{stepId}")]
     #[doc(alias = "GET /workflows/{workflowId}/steps/{stepId}")]
     #[doc(alias = "getStepById")]
+    #[inline]
     pub fn get_step_by_id(&self, workflow_id: &str, step_id: &str) -> GetStepById<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3741,6 +3796,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflows/{workflowId}/steps/{stepId}")]
     #[doc(alias = "DELETE /workflows/{workflowId}/steps/{stepId}")]
     #[doc(alias = "deleteStep")]
+    #[inline]
     pub fn delete_step(&self, workflow_id: &str, step_id: &str) -> DeleteStep<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3765,6 +3821,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflows/{workflowId}/steps/{stepId}/splitOptions/{optionId}")]
     #[doc(alias = "GET /workflows/{workflowId}/steps/{stepId}/splitOptions/{optionId}")]
     #[doc(alias = "getSplitStepOptionById")]
+    #[inline]
     pub fn get_split_step_option_by_id(
         &self,
         workflow_id: &str,
@@ -3797,6 +3854,7 @@ impl<'a> WorkflowsClient<'a> {
         alias = "DELETE /workflows/{workflowId}/steps/{stepId}/splitOptions/{optionId}"
     )]
     #[doc(alias = "deleteSplitOption")]
+    #[inline]
     pub fn delete_split_option(
         &self,
         workflow_id: &str,
@@ -3827,6 +3885,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflowActionDefinitions")]
     #[doc(alias = "GET /workflowActionDefinitions")]
     #[doc(alias = "getAllActions")]
+    #[inline]
     pub fn get_all_actions(&self) -> GetAllActions<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &GET_ALL_ACTIONS, &[]);
         GetAllActions { req }
@@ -3845,6 +3904,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflowActionDefinitions/{definitionId}")]
     #[doc(alias = "GET /workflowActionDefinitions/{definitionId}")]
     #[doc(alias = "getByDefinitionId")]
+    #[inline]
     pub fn get_by_definition_id(&self, definition_id: &str) -> GetByDefinitionId<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3869,6 +3929,7 @@ impl<'a> WorkflowsClient<'a> {
         alias = "GET /workflowActionDefinitions/{definitionId}/requiredPriorDefinitions"
     )]
     #[doc(alias = "getRequiredPriorDefinitions")]
+    #[inline]
     pub fn get_required_prior_definitions(
         &self,
         definition_id: &str,
@@ -3896,6 +3957,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "/workflows/{workflowId}/steps/{stepId}/descendantSteps")]
     #[doc(alias = "DELETE /workflows/{workflowId}/steps/{stepId}/descendantSteps")]
     #[doc(alias = "deleteDescendantSteps")]
+    #[inline]
     pub fn delete_descendant_steps(
         &self,
         workflow_id: &str,
@@ -3929,16 +3991,11 @@ static GET_ALL_ENROLLMENT_ACTIONS: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `get_all_enrollment_actions`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAllEnrollmentActionsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetAllEnrollmentActionsVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::get_all_enrollment_actions` (Get all enrollment actions).
 ///
 /// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
@@ -3950,6 +4007,7 @@ pub struct GetAllEnrollmentActions<'a> {
 }
 impl<'a> GetAllEnrollmentActions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -3957,6 +4015,7 @@ impl<'a> GetAllEnrollmentActions<'a> {
     /// Sets the query parameter `size`.
     ///
     /// query parameter `size`; `integer`.
+    #[inline]
     pub fn size(mut self, size: i64) -> Self {
         self.req.query("size", &size);
         self
@@ -3964,6 +4023,7 @@ impl<'a> GetAllEnrollmentActions<'a> {
     /// Sets the query parameter `page`.
     ///
     /// query parameter `page`; `integer`.
+    #[inline]
     pub fn page(mut self, page: i64) -> Self {
         self.req.query("page", &page);
         self
@@ -3971,11 +4031,13 @@ impl<'a> GetAllEnrollmentActions<'a> {
     /// Sets the query parameter `sort`.
     ///
     /// query parameter `sort`; `string`.
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetAllEnrollmentActionsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -3988,26 +4050,31 @@ impl<'a> GetAllEnrollmentActions<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, PageEntityModelAction> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, Action> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4016,6 +4083,7 @@ impl<'a> GetAllEnrollmentActions<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4047,16 +4115,11 @@ static CREATE_ENROLLMENT_ACTIONS: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `create_enrollment_actions`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateEnrollmentActionsVersion {
-    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateEnrollmentActionsVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::create_enrollment_actions` (Create enrollment actions).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4067,21 +4130,25 @@ pub struct CreateEnrollmentActions<'a> {
 }
 impl<'a> CreateEnrollmentActions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateEnrollmentActionsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4089,6 +4156,7 @@ impl<'a> CreateEnrollmentActions<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4103,6 +4171,7 @@ impl<'a> CreateEnrollmentActions<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4120,6 +4189,7 @@ impl<'a> CreateEnrollmentActions<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4155,16 +4225,11 @@ static QUERY_ENROLLMENT_ACTIONS: ruckus_one_runtime::Operation = ruckus_one_runt
 };
 /// Representations offered by `query_enrollment_actions`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryEnrollmentActionsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryEnrollmentActionsVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::query_enrollment_actions` (Query enrollment actions).
 ///
 /// Optional parameters: [`body`](Self::body).
@@ -4176,16 +4241,19 @@ pub struct QueryEnrollmentActions<'a> {
 }
 impl<'a> QueryEnrollmentActions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &ActionQueryCriteria) -> Self {
         self.req.json(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryEnrollmentActionsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4198,26 +4266,31 @@ impl<'a> QueryEnrollmentActions<'a> {
     /// Every page from page 1, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, PageEntityModelAction> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, Action> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4226,6 +4299,7 @@ impl<'a> QueryEnrollmentActions<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4262,26 +4336,31 @@ pub struct UploadFile<'a> {
 }
 impl<'a> UploadFile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: ruckus_one_runtime::Multipart) -> Self {
         self.req.multipart(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4290,6 +4369,7 @@ impl<'a> UploadFile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4321,16 +4401,11 @@ static GET_ENROLLMENT_ACTION: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `get_enrollment_action`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetEnrollmentActionVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetEnrollmentActionVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::get_enrollment_action` (Get enrollment action).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4341,32 +4416,38 @@ pub struct GetEnrollmentAction<'a> {
 }
 impl<'a> GetEnrollmentAction<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetEnrollmentActionVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<Action, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4395,16 +4476,11 @@ static DELETE_ENROLLMENT_ACTIONS: ruckus_one_runtime::Operation = ruckus_one_run
 };
 /// Representations offered by `delete_enrollment_actions`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteEnrollmentActionsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteEnrollmentActionsVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::delete_enrollment_actions` (Delete enrollment actions).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4415,21 +4491,25 @@ pub struct DeleteEnrollmentActions<'a> {
 }
 impl<'a> DeleteEnrollmentActions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteEnrollmentActionsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4437,6 +4517,7 @@ impl<'a> DeleteEnrollmentActions<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4451,6 +4532,7 @@ impl<'a> DeleteEnrollmentActions<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4468,6 +4550,7 @@ impl<'a> DeleteEnrollmentActions<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4503,16 +4586,11 @@ static EDIT_ENROLLMENT_ACTIONS: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `edit_enrollment_actions`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum EditEnrollmentActionsVersion {
-    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type EditEnrollmentActionsVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::edit_enrollment_actions` (Edit enrollment actions).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4523,21 +4601,25 @@ pub struct EditEnrollmentActions<'a> {
 }
 impl<'a> EditEnrollmentActions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: EditEnrollmentActionsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4545,6 +4627,7 @@ impl<'a> EditEnrollmentActions<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4556,6 +4639,7 @@ impl<'a> EditEnrollmentActions<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4573,6 +4657,7 @@ impl<'a> EditEnrollmentActions<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4612,21 +4697,25 @@ pub struct GetEnrollmentActionFileUrl<'a> {
 }
 impl<'a> GetEnrollmentActionFileUrl<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4635,6 +4724,7 @@ impl<'a> GetEnrollmentActionFileUrl<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4670,27 +4760,32 @@ pub struct DeleteFile<'a> {
 }
 impl<'a> DeleteFile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request; the `200` response has no body.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
         self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4719,16 +4814,11 @@ static GET_ALL_ENROLLMENT_ACTION_BY_TYPE: ruckus_one_runtime::Operation = ruckus
 };
 /// Representations offered by `get_all_enrollment_action_by_type`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAllEnrollmentActionByTypeVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetAllEnrollmentActionByTypeVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::get_all_enrollment_action_by_type` (Get all enrollment action by type).
 ///
 /// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
@@ -4740,6 +4830,7 @@ pub struct GetAllEnrollmentActionByType<'a> {
 }
 impl<'a> GetAllEnrollmentActionByType<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -4747,6 +4838,7 @@ impl<'a> GetAllEnrollmentActionByType<'a> {
     /// Sets the query parameter `size`.
     ///
     /// query parameter `size`; `integer`.
+    #[inline]
     pub fn size(mut self, size: i64) -> Self {
         self.req.query("size", &size);
         self
@@ -4754,6 +4846,7 @@ impl<'a> GetAllEnrollmentActionByType<'a> {
     /// Sets the query parameter `page`.
     ///
     /// query parameter `page`; `integer`.
+    #[inline]
     pub fn page(mut self, page: i64) -> Self {
         self.req.query("page", &page);
         self
@@ -4761,11 +4854,13 @@ impl<'a> GetAllEnrollmentActionByType<'a> {
     /// Sets the query parameter `sort`.
     ///
     /// query parameter `sort`; `string`.
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetAllEnrollmentActionByTypeVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -4778,26 +4873,31 @@ impl<'a> GetAllEnrollmentActionByType<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, PageEntityModelAction> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, Action> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4806,6 +4906,7 @@ impl<'a> GetAllEnrollmentActionByType<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4837,16 +4938,11 @@ static CREATE_WORKFLOW: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 };
 /// Representations offered by `create_workflow`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateWorkflowVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateWorkflowVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::create_workflow` (Create workflow).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4857,21 +4953,25 @@ pub struct CreateWorkflow<'a> {
 }
 impl<'a> CreateWorkflow<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateWorkflowVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4879,6 +4979,7 @@ impl<'a> CreateWorkflow<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -4893,6 +4994,7 @@ impl<'a> CreateWorkflow<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -4910,6 +5012,7 @@ impl<'a> CreateWorkflow<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -4945,16 +5048,11 @@ static CLONE_WORKFLOW: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
 };
 /// Representations offered by `clone_workflow`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CloneWorkflowVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type CloneWorkflowVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::clone_workflow` (Clone workflow).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4965,21 +5063,25 @@ pub struct CloneWorkflow<'a> {
 }
 impl<'a> CloneWorkflow<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CloneWorkflowVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -4987,6 +5089,7 @@ impl<'a> CloneWorkflow<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5001,6 +5104,7 @@ impl<'a> CloneWorkflow<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5018,6 +5122,7 @@ impl<'a> CloneWorkflow<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5053,16 +5158,11 @@ static QUERY_FOR_VERSIONED_WORKFLOWS: ruckus_one_runtime::Operation = ruckus_one
 };
 /// Representations offered by `query_for_versioned_workflows`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryForVersionedWorkflowsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryForVersionedWorkflowsVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::query_for_versioned_workflows` (Query for versioned workflows).
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content).
@@ -5074,6 +5174,7 @@ pub struct QueryForVersionedWorkflows<'a> {
 }
 impl<'a> QueryForVersionedWorkflows<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -5081,11 +5182,13 @@ impl<'a> QueryForVersionedWorkflows<'a> {
     /// Sets the query parameter `excludeContent`.
     ///
     /// query parameter `excludeContent`; `boolean`.
+    #[inline]
     pub fn exclude_content(mut self, exclude_content: bool) -> Self {
         self.req.query("excludeContent", &exclude_content);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryForVersionedWorkflowsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -5098,26 +5201,31 @@ impl<'a> QueryForVersionedWorkflows<'a> {
     /// Every page from page 1, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, PagedResponseResourceWorkflow> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, Workflow> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5126,6 +5234,7 @@ impl<'a> QueryForVersionedWorkflows<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5157,16 +5266,11 @@ static GET_UI_CONFIGURATION: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `get_ui_configuration`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetUiConfigurationVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetUiConfigurationVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::get_ui_configuration` (Get ui configuration).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5177,26 +5281,31 @@ pub struct GetUiConfiguration<'a> {
 }
 impl<'a> GetUiConfiguration<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetUiConfigurationVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5205,6 +5314,7 @@ impl<'a> GetUiConfiguration<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5236,16 +5346,11 @@ static CREATE_UI_CONFIG: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Representations offered by `create_ui_config`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `multipart/form-data`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateUiConfigVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `multipart/form-data`
-    Json,
-}
+pub type CreateUiConfigVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::create_ui_config` (Create ui config).
 ///
 /// Optional parameters: [`body`](Self::body).
@@ -5257,26 +5362,31 @@ pub struct CreateUiConfig<'a> {
 }
 impl<'a> CreateUiConfig<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: ruckus_one_runtime::Multipart) -> Self {
         self.req.multipart(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateUiConfigVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5284,6 +5394,7 @@ impl<'a> CreateUiConfig<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5298,6 +5409,7 @@ impl<'a> CreateUiConfig<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5315,6 +5427,7 @@ impl<'a> CreateUiConfig<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5350,16 +5463,11 @@ static RESET_UI_CONFIG: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 };
 /// Representations offered by `reset_ui_config`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ResetUiConfigVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ResetUiConfigVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::reset_ui_config` (Reset ui config).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5370,21 +5478,25 @@ pub struct ResetUiConfig<'a> {
 }
 impl<'a> ResetUiConfig<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ResetUiConfigVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5392,6 +5504,7 @@ impl<'a> ResetUiConfig<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5406,6 +5519,7 @@ impl<'a> ResetUiConfig<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5423,6 +5537,7 @@ impl<'a> ResetUiConfig<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5458,16 +5573,11 @@ static GET_ALL_SPLIT_STEP_OPTIONS_FOR_STEP: ruckus_one_runtime::Operation = ruck
 };
 /// Representations offered by `get_all_split_step_options_for_step`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAllSplitStepOptionsForStepVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetAllSplitStepOptionsForStepVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::get_all_split_step_options_for_step` (Get all split step options for step).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5478,26 +5588,31 @@ pub struct GetAllSplitStepOptionsForStep<'a> {
 }
 impl<'a> GetAllSplitStepOptionsForStep<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetAllSplitStepOptionsForStepVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5506,6 +5621,7 @@ impl<'a> GetAllSplitStepOptionsForStep<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5537,16 +5653,11 @@ static CREATE_OPTION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
 };
 /// Representations offered by `create_option`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateOptionVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateOptionVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::create_option` (Create option).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5557,21 +5668,25 @@ pub struct CreateOption<'a> {
 }
 impl<'a> CreateOption<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateOptionVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5579,6 +5694,7 @@ impl<'a> CreateOption<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5593,6 +5709,7 @@ impl<'a> CreateOption<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5610,6 +5727,7 @@ impl<'a> CreateOption<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5645,16 +5763,11 @@ static CREATE_NEXT_STEP_FOR_OPTION: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `create_next_step_for_option`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateNextStepForOptionVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateNextStepForOptionVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::create_next_step_for_option` (Create next step for option).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5665,21 +5778,25 @@ pub struct CreateNextStepForOption<'a> {
 }
 impl<'a> CreateNextStepForOption<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateNextStepForOptionVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5687,6 +5804,7 @@ impl<'a> CreateNextStepForOption<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5701,6 +5819,7 @@ impl<'a> CreateNextStepForOption<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5718,6 +5837,7 @@ impl<'a> CreateNextStepForOption<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5753,16 +5873,11 @@ static CREATE_CHILD_STEP: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 };
 /// Representations offered by `create_child_step`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateChildStepVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type CreateChildStepVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::create_child_step` (Create child step).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5773,21 +5888,25 @@ pub struct CreateChildStep<'a> {
 }
 impl<'a> CreateChildStep<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: CreateChildStepVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5795,6 +5914,7 @@ impl<'a> CreateChildStep<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5809,6 +5929,7 @@ impl<'a> CreateChildStep<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5826,6 +5947,7 @@ impl<'a> CreateChildStep<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5861,16 +5983,11 @@ static NESTED_CLONE_WORKFLOW: ruckus_one_runtime::Operation = ruckus_one_runtime
 };
 /// Representations offered by `nested_clone_workflow`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum NestedCloneWorkflowVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type NestedCloneWorkflowVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::nested_clone_workflow` (Nested clone workflow).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5881,21 +5998,25 @@ pub struct NestedCloneWorkflow<'a> {
 }
 impl<'a> NestedCloneWorkflow<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: NestedCloneWorkflowVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -5903,6 +6024,7 @@ impl<'a> NestedCloneWorkflow<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -5917,6 +6039,7 @@ impl<'a> NestedCloneWorkflow<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -5934,6 +6057,7 @@ impl<'a> NestedCloneWorkflow<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -5969,16 +6093,11 @@ static QUERY_FOR_STEPS_ASSIGNED_TO_THIS_WORKFLOW: ruckus_one_runtime::Operation 
 };
 /// Representations offered by `query_for_steps_assigned_to_this_workflow`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryForStepsAssignedToThisWorkflowVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryForStepsAssignedToThisWorkflowVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::query_for_steps_assigned_to_this_workflow` (Query for steps assigned to this workflow).
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content).
@@ -5990,6 +6109,7 @@ pub struct QueryForStepsAssignedToThisWorkflow<'a> {
 }
 impl<'a> QueryForStepsAssignedToThisWorkflow<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -5997,11 +6117,13 @@ impl<'a> QueryForStepsAssignedToThisWorkflow<'a> {
     /// Sets the query parameter `excludeContent`.
     ///
     /// query parameter `excludeContent`; `boolean`.
+    #[inline]
     pub fn exclude_content(mut self, exclude_content: bool) -> Self {
         self.req.query("excludeContent", &exclude_content);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(
         mut self,
         version: QueryForStepsAssignedToThisWorkflowVersion,
@@ -6017,6 +6139,7 @@ impl<'a> QueryForStepsAssignedToThisWorkflow<'a> {
     /// Every page from page 1, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, PagedResponseResourceAbstractBaseStep> {
@@ -6025,20 +6148,24 @@ impl<'a> QueryForStepsAssignedToThisWorkflow<'a> {
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, AbstractBaseStep> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6047,6 +6174,7 @@ impl<'a> QueryForStepsAssignedToThisWorkflow<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6078,16 +6206,11 @@ static QUERY_FOR_WORKFLOWS: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `query_for_workflows`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryForWorkflowsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryForWorkflowsVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::query_for_workflows` (Query for workflows).
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content).
@@ -6099,6 +6222,7 @@ pub struct QueryForWorkflows<'a> {
 }
 impl<'a> QueryForWorkflows<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -6106,11 +6230,13 @@ impl<'a> QueryForWorkflows<'a> {
     /// Sets the query parameter `excludeContent`.
     ///
     /// query parameter `excludeContent`; `boolean`.
+    #[inline]
     pub fn exclude_content(mut self, exclude_content: bool) -> Self {
         self.req.query("excludeContent", &exclude_content);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryForWorkflowsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -6123,26 +6249,31 @@ impl<'a> QueryForWorkflows<'a> {
     /// Every page from page 1, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, PagedResponseResourceWorkflow> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, Workflow> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6151,6 +6282,7 @@ impl<'a> QueryForWorkflows<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6182,16 +6314,11 @@ static QUERY_FOR_ACTION_DEFINITIONS: ruckus_one_runtime::Operation = ruckus_one_
 };
 /// Representations offered by `query_for_action_definitions`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryForActionDefinitionsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryForActionDefinitionsVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::query_for_action_definitions` (Query for action definitions).
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content).
@@ -6203,6 +6330,7 @@ pub struct QueryForActionDefinitions<'a> {
 }
 impl<'a> QueryForActionDefinitions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -6210,11 +6338,13 @@ impl<'a> QueryForActionDefinitions<'a> {
     /// Sets the query parameter `excludeContent`.
     ///
     /// query parameter `excludeContent`; `boolean`.
+    #[inline]
     pub fn exclude_content(mut self, exclude_content: bool) -> Self {
         self.req.query("excludeContent", &exclude_content);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryForActionDefinitionsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -6227,6 +6357,7 @@ impl<'a> QueryForActionDefinitions<'a> {
     /// Every page from page 1, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, PagedResponseResourceActionDefinition> {
@@ -6235,20 +6366,24 @@ impl<'a> QueryForActionDefinitions<'a> {
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, ActionDefinition> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6257,6 +6392,7 @@ impl<'a> QueryForActionDefinitions<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6288,16 +6424,11 @@ static GET_WORKFLOW_BY_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 };
 /// Representations offered by `get_workflow_by_id`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetWorkflowByIdVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetWorkflowByIdVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::get_workflow_by_id` (Get workflow by id).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6308,32 +6439,38 @@ pub struct GetWorkflowById<'a> {
 }
 impl<'a> GetWorkflowById<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetWorkflowByIdVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<Workflow, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6365,16 +6502,11 @@ static DELETE_WORKFLOW: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 };
 /// Representations offered by `delete_workflow`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteWorkflowVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteWorkflowVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::delete_workflow` (Delete workflow).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6385,21 +6517,25 @@ pub struct DeleteWorkflow<'a> {
 }
 impl<'a> DeleteWorkflow<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteWorkflowVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6407,6 +6543,7 @@ impl<'a> DeleteWorkflow<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6421,6 +6558,7 @@ impl<'a> DeleteWorkflow<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6438,6 +6576,7 @@ impl<'a> DeleteWorkflow<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6473,16 +6612,11 @@ static UPDATE_WORKFLOW: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 };
 /// Representations offered by `update_workflow`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateWorkflowVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateWorkflowVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::update_workflow` (Update workflow).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6493,21 +6627,25 @@ pub struct UpdateWorkflow<'a> {
 }
 impl<'a> UpdateWorkflow<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateWorkflowVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6515,6 +6653,7 @@ impl<'a> UpdateWorkflow<'a> {
     /// Sends the request and decodes the `200` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6529,6 +6668,7 @@ impl<'a> UpdateWorkflow<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6546,6 +6686,7 @@ impl<'a> UpdateWorkflow<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6581,16 +6722,11 @@ static GET_IMAGE_FILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
 };
 /// Representations offered by `get_image_file`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetImageFileVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetImageFileVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::get_image_file` (Get image file).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6601,26 +6737,31 @@ pub struct GetImageFile<'a> {
 }
 impl<'a> GetImageFile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetImageFileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6629,6 +6770,7 @@ impl<'a> GetImageFile<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6660,16 +6802,11 @@ static GET_ALL_STEPS_FOR_WORKFLOW: ruckus_one_runtime::Operation = ruckus_one_ru
 };
 /// Representations offered by `get_all_steps_for_workflow`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAllStepsForWorkflowVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetAllStepsForWorkflowVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::get_all_steps_for_workflow` (Get all steps for workflow).
 ///
 /// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
@@ -6681,6 +6818,7 @@ pub struct GetAllStepsForWorkflow<'a> {
 }
 impl<'a> GetAllStepsForWorkflow<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -6688,6 +6826,7 @@ impl<'a> GetAllStepsForWorkflow<'a> {
     /// Sets the query parameter `size`.
     ///
     /// query parameter `size`; `string`.
+    #[inline]
     pub fn size(mut self, size: &str) -> Self {
         self.req.query("size", &size);
         self
@@ -6695,6 +6834,7 @@ impl<'a> GetAllStepsForWorkflow<'a> {
     /// Sets the query parameter `page`.
     ///
     /// query parameter `page`; `string`.
+    #[inline]
     pub fn page(mut self, page: &str) -> Self {
         self.req.query("page", &page);
         self
@@ -6702,11 +6842,13 @@ impl<'a> GetAllStepsForWorkflow<'a> {
     /// Sets the query parameter `sort`.
     ///
     /// query parameter `sort`; `string`.
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetAllStepsForWorkflowVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -6719,6 +6861,7 @@ impl<'a> GetAllStepsForWorkflow<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, PagedResponseResourceAbstractBaseStep> {
@@ -6727,20 +6870,24 @@ impl<'a> GetAllStepsForWorkflow<'a> {
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, AbstractBaseStep> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6749,6 +6896,7 @@ impl<'a> GetAllStepsForWorkflow<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6780,16 +6928,11 @@ static GET_STEP_BY_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
 };
 /// Representations offered by `get_step_by_id`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetStepByIdVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetStepByIdVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::get_step_by_id` (Get step by id).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6800,26 +6943,31 @@ pub struct GetStepById<'a> {
 }
 impl<'a> GetStepById<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetStepByIdVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6828,6 +6976,7 @@ impl<'a> GetStepById<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6859,16 +7008,11 @@ static DELETE_STEP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
 };
 /// Representations offered by `delete_step`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteStepVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteStepVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::delete_step` (Delete step).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6879,21 +7023,25 @@ pub struct DeleteStep<'a> {
 }
 impl<'a> DeleteStep<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteStepVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -6901,6 +7049,7 @@ impl<'a> DeleteStep<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -6915,6 +7064,7 @@ impl<'a> DeleteStep<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -6932,6 +7082,7 @@ impl<'a> DeleteStep<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -6967,16 +7118,11 @@ static GET_SPLIT_STEP_OPTION_BY_ID: ruckus_one_runtime::Operation = ruckus_one_r
 };
 /// Representations offered by `get_split_step_option_by_id`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetSplitStepOptionByIdVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetSplitStepOptionByIdVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::get_split_step_option_by_id` (Get split step option by id).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6987,26 +7133,31 @@ pub struct GetSplitStepOptionById<'a> {
 }
 impl<'a> GetSplitStepOptionById<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetSplitStepOptionByIdVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7015,6 +7166,7 @@ impl<'a> GetSplitStepOptionById<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7046,16 +7198,11 @@ static DELETE_SPLIT_OPTION: ruckus_one_runtime::Operation = ruckus_one_runtime::
 };
 /// Representations offered by `delete_split_option`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteSplitOptionVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteSplitOptionVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::delete_split_option` (Delete split option).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7066,21 +7213,25 @@ pub struct DeleteSplitOption<'a> {
 }
 impl<'a> DeleteSplitOption<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteSplitOptionVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7088,6 +7239,7 @@ impl<'a> DeleteSplitOption<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7102,6 +7254,7 @@ impl<'a> DeleteSplitOption<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7119,6 +7272,7 @@ impl<'a> DeleteSplitOption<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
@@ -7154,16 +7308,11 @@ static GET_ALL_ACTIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 };
 /// Representations offered by `get_all_actions`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAllActionsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetAllActionsVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::get_all_actions` (Get all actions).
 ///
 /// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
@@ -7175,6 +7324,7 @@ pub struct GetAllActions<'a> {
 }
 impl<'a> GetAllActions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
@@ -7182,6 +7332,7 @@ impl<'a> GetAllActions<'a> {
     /// Sets the query parameter `size`.
     ///
     /// query parameter `size`; `string`.
+    #[inline]
     pub fn size(mut self, size: &str) -> Self {
         self.req.query("size", &size);
         self
@@ -7189,6 +7340,7 @@ impl<'a> GetAllActions<'a> {
     /// Sets the query parameter `page`.
     ///
     /// query parameter `page`; `string`.
+    #[inline]
     pub fn page(mut self, page: &str) -> Self {
         self.req.query("page", &page);
         self
@@ -7196,11 +7348,13 @@ impl<'a> GetAllActions<'a> {
     /// Sets the query parameter `sort`.
     ///
     /// query parameter `sort`; `string`.
+    #[inline]
     pub fn sort(mut self, sort: &str) -> Self {
         self.req.query("sort", &sort);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetAllActionsVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -7213,6 +7367,7 @@ impl<'a> GetAllActions<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(
         self,
     ) -> ruckus_one_runtime::Pages<'a, PagedResponseResourceActionDefinition> {
@@ -7221,20 +7376,24 @@ impl<'a> GetAllActions<'a> {
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, ActionDefinition> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7243,6 +7402,7 @@ impl<'a> GetAllActions<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7274,16 +7434,11 @@ static GET_BY_DEFINITION_ID: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Representations offered by `get_by_definition_id`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetByDefinitionIdVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetByDefinitionIdVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::get_by_definition_id` (Get by definition id).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7294,26 +7449,31 @@ pub struct GetByDefinitionId<'a> {
 }
 impl<'a> GetByDefinitionId<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetByDefinitionIdVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7322,6 +7482,7 @@ impl<'a> GetByDefinitionId<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7353,16 +7514,11 @@ static GET_REQUIRED_PRIOR_DEFINITIONS: ruckus_one_runtime::Operation = ruckus_on
 };
 /// Representations offered by `get_required_prior_definitions`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetRequiredPriorDefinitionsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetRequiredPriorDefinitionsVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::get_required_prior_definitions` (Get required prior definitions).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7373,26 +7529,31 @@ pub struct GetRequiredPriorDefinitions<'a> {
 }
 impl<'a> GetRequiredPriorDefinitions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetRequiredPriorDefinitionsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7401,6 +7562,7 @@ impl<'a> GetRequiredPriorDefinitions<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7432,16 +7594,11 @@ static DELETE_DESCENDANT_STEPS: ruckus_one_runtime::Operation = ruckus_one_runti
 };
 /// Representations offered by `delete_descendant_steps`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteDescendantStepsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type DeleteDescendantStepsVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::delete_descendant_steps` (Delete descendant steps).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7452,21 +7609,25 @@ pub struct DeleteDescendantSteps<'a> {
 }
 impl<'a> DeleteDescendantSteps<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: DeleteDescendantStepsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
@@ -7474,6 +7635,7 @@ impl<'a> DeleteDescendantSteps<'a> {
     /// Sends the request and decodes the `202` response into an `Accepted`,
     /// which dereferences to it and remembers its `requestId` and the tenant this request acts
     /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -7488,6 +7650,7 @@ impl<'a> DeleteDescendantSteps<'a> {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -7505,6 +7668,7 @@ impl<'a> DeleteDescendantSteps<'a> {
     /// Returns the decoded answer (with, say, the id of what the write created) and the finished
     /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
     /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,

@@ -48,6 +48,21 @@ pub static API: ruckus_one_runtime::Api = ruckus_one_runtime::Api {
     auth: ruckus_one_runtime::ApiAuth::UnitToken,
     tenant_limit: None,
 };
+/// Representations (versions) an operation can send and accept, shared by the
+/// operations that offer the same ones. Each operation's `...Version` alias (for
+/// example the one its builder's `version` method takes) lists its media types.
+pub mod versions {
+    /// A choice among `v1`, `json`; the first is the default.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+    #[allow(non_camel_case_types)]
+    pub enum V1OrJson {
+        /// `v1` (default)
+        #[default]
+        V1,
+        /// `json`
+        Json,
+    }
+}
 /// Operations of the Resident portal API, borrowed from a `Client`.
 ///
 /// Each method returns a request builder; nothing is sent until its `send` is awaited.

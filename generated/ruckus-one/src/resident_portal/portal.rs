@@ -52,6 +52,7 @@ impl<'de> serde::Deserialize<'de> for DevicesListResource {
 }
 impl DevicesListResource {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             contents: None,
@@ -138,6 +139,7 @@ impl<'de> serde::Deserialize<'de> for Link {
 }
 impl Link {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             href: None,
@@ -237,6 +239,7 @@ impl<'de> serde::Deserialize<'de> for LoginResource {
 }
 impl LoginResource {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             hashed_secret: None,
@@ -313,6 +316,7 @@ impl<'de> serde::Deserialize<'de> for PageableObject {
 }
 impl PageableObject {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             offset: None,
@@ -409,6 +413,7 @@ impl<'de> serde::Deserialize<'de> for PortalTokenResource {
 }
 impl PortalTokenResource {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(unit_guid: String) -> Self {
         Self {
             unit_guid,
@@ -523,6 +528,7 @@ impl<'de> serde::Deserialize<'de> for PortalUiConfiguration {
 }
 impl PortalUiConfiguration {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             api_allowed: None,
@@ -711,6 +717,7 @@ impl<'de> serde::Deserialize<'de> for Property {
 }
 impl Property {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             guid: None,
@@ -863,6 +870,7 @@ impl<'de> serde::Deserialize<'de> for ResidentPortalAccess {
 }
 impl ResidentPortalAccess {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             login_text: None,
@@ -945,6 +953,7 @@ impl<'de> serde::Deserialize<'de> for ResidentUnit {
 }
 impl ResidentUnit {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(number: String) -> Self {
         Self {
             guid: None,
@@ -1057,6 +1066,7 @@ impl<'de> serde::Deserialize<'de> for ResidentUnitUser {
 }
 impl ResidentUnitUser {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             user_id: None,
@@ -1158,6 +1168,7 @@ impl<'de> serde::Deserialize<'de> for SortObject {
 }
 impl SortObject {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             empty: None,
@@ -1249,6 +1260,7 @@ impl<'de> serde::Deserialize<'de> for Unit {
 }
 impl Unit {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(number: String) -> Self {
         Self {
             guid: None,
@@ -1356,6 +1368,7 @@ impl<'de> serde::Deserialize<'de> for UnitContact {
 }
 impl UnitContact {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(contact_name: String) -> Self {
         Self {
             contact_name,
@@ -1432,6 +1445,7 @@ impl<'de> serde::Deserialize<'de> for UnitDevice {
 }
 impl UnitDevice {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             guid: None,
@@ -1643,6 +1657,7 @@ impl<'de> serde::Deserialize<'de> for UnitUser {
 }
 impl UnitUser {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             user_id: None,
@@ -1806,6 +1821,7 @@ impl<'de> serde::Deserialize<'de> for UnitUserPage {
 }
 impl UnitUserPage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             content: None,
@@ -1941,6 +1957,7 @@ impl<'de> serde::Deserialize<'de> for UnitUserQuery {
 }
 impl UnitUserQuery {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             page: None,
@@ -2179,6 +2196,7 @@ impl<'a> PortalClient<'a> {
     /// - Media types: Content-Type `application/json`, Accept `application/hal+json`
     #[doc(alias = "/residents/properties/{propertyId}/units/logins")]
     #[doc(alias = "POST /residents/properties/{propertyId}/units/logins")]
+    #[inline]
     pub fn create_unit_login(
         &self,
         property_id: &str,
@@ -2203,6 +2221,7 @@ impl<'a> PortalClient<'a> {
     /// - Media types: Accept `text/css`
     #[doc(alias = "/residents/properties/{propertyId}/styles")]
     #[doc(alias = "GET /residents/properties/{propertyId}/styles")]
+    #[inline]
     pub fn get_property_styles(&self, property_id: &str) -> GetPropertyStyles<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2222,6 +2241,7 @@ impl<'a> PortalClient<'a> {
     /// - Media types: Accept `image/png`
     #[doc(alias = "/residents/properties/{propertyId}/files/favicons")]
     #[doc(alias = "GET /residents/properties/{propertyId}/files/favicons")]
+    #[inline]
     pub fn get_property_favicon(&self, property_id: &str) -> GetPropertyFavicon<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2240,6 +2260,7 @@ impl<'a> PortalClient<'a> {
     /// - Response 200: `ResidentPortalAccess`
     #[doc(alias = "/residents/properties/{propertyId}/access")]
     #[doc(alias = "GET /residents/properties/{propertyId}/access")]
+    #[inline]
     pub fn get_property_access(&self, property_id: &str) -> GetPropertyAccess<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2259,6 +2280,7 @@ impl<'a> PortalClient<'a> {
     /// - Media types: Accept `application/hal+json`
     #[doc(alias = "/residents/properties/{propertyId}")]
     #[doc(alias = "GET /residents/properties/{propertyId}")]
+    #[inline]
     pub fn get_property(&self, property_id: &str) -> GetProperty<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2278,6 +2300,7 @@ impl<'a> PortalClient<'a> {
     /// - Media types: Accept `application/hal+json`
     #[doc(alias = "/residents/properties/{propertyId}/uiConfigurations")]
     #[doc(alias = "GET /residents/properties/{propertyId}/uiConfigurations")]
+    #[inline]
     pub fn get_property_ui_configurations(
         &self,
         property_id: &str,
@@ -2301,6 +2324,7 @@ impl<'a> PortalClient<'a> {
     /// - Media types: Accept `image/png`
     #[doc(alias = "/residents/properties/{propertyId}/files/{type}")]
     #[doc(alias = "GET /residents/properties/{propertyId}/files/{type}")]
+    #[inline]
     pub fn get_property_file(
         &self,
         property_id: &str,
@@ -2324,6 +2348,7 @@ impl<'a> PortalClient<'a> {
     /// - Media types: Accept `application/hal+json`
     #[doc(alias = "/residents/properties/{propertyId}/units")]
     #[doc(alias = "GET /residents/properties/{propertyId}/units")]
+    #[inline]
     pub fn get_unit(&self, property_id: &str) -> GetUnit<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2349,6 +2374,7 @@ impl<'a> PortalClient<'a> {
     /// - Selective update; only the settings given are changed.
     #[doc(alias = "/residents/properties/{propertyId}/units")]
     #[doc(alias = "PUT /residents/properties/{propertyId}/units")]
+    #[inline]
     pub fn update_unit(&self, property_id: &str, body: &ResidentUnit) -> UpdateUnit<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2370,6 +2396,7 @@ impl<'a> PortalClient<'a> {
     /// - Media types: Accept `application/hal+json`
     #[doc(alias = "/residents/properties/{propertyId}/units/devices")]
     #[doc(alias = "GET /residents/properties/{propertyId}/units/devices")]
+    #[inline]
     pub fn list_unit_devices(
         &self,
         property_id: &str,
@@ -2394,6 +2421,7 @@ impl<'a> PortalClient<'a> {
     /// - Response 200: no body
     #[doc(alias = "/residents/properties/{propertyId}/units/devices/{deviceId}")]
     #[doc(alias = "DELETE /residents/properties/{propertyId}/units/devices/{deviceId}")]
+    #[inline]
     pub fn delete_unit_device(
         &self,
         property_id: &str,
@@ -2418,6 +2446,7 @@ impl<'a> PortalClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetUnitUser::version`)
     #[doc(alias = "/residents/properties/{propertyId}/units/users/{userId}")]
     #[doc(alias = "GET /residents/properties/{propertyId}/units/users/{userId}")]
+    #[inline]
     pub fn get_unit_user(&self, property_id: &str, user_id: &str) -> GetUnitUser<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2441,6 +2470,7 @@ impl<'a> PortalClient<'a> {
     /// - Asynchronous (202): the answer's `requestId` identifies the work.
     #[doc(alias = "/residents/properties/{propertyId}/units/users/{userId}")]
     #[doc(alias = "PUT /residents/properties/{propertyId}/units/users/{userId}")]
+    #[inline]
     pub fn update_unit_user(
         &self,
         property_id: &str,
@@ -2468,6 +2498,7 @@ impl<'a> PortalClient<'a> {
     /// - Pagination: `query_body`, items in `content`
     #[doc(alias = "/residents/properties/{propertyId}/units/users/query")]
     #[doc(alias = "POST /residents/properties/{propertyId}/units/users/query")]
+    #[inline]
     pub fn query_unit_users(&self, property_id: &str) -> QueryUnitUsers<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2488,6 +2519,7 @@ impl<'a> PortalClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListUnitUserDevices::version`)
     #[doc(alias = "/residents/properties/{propertyId}/units/users/{userId}/devices")]
     #[doc(alias = "GET /residents/properties/{propertyId}/units/users/{userId}/devices")]
+    #[inline]
     pub fn list_unit_user_devices(
         &self,
         property_id: &str,
@@ -2516,6 +2548,7 @@ impl<'a> PortalClient<'a> {
     #[doc(
         alias = "DELETE /residents/properties/{propertyId}/units/users/{userId}/devices/{deviceId}"
     )]
+    #[inline]
     pub fn delete_unit_user_device(
         &self,
         property_id: &str,
@@ -2554,21 +2587,25 @@ pub struct CreateUnitLogin<'a> {
 }
 impl<'a> CreateUnitLogin<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2577,6 +2614,7 @@ impl<'a> CreateUnitLogin<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2612,27 +2650,32 @@ pub struct GetPropertyStyles<'a> {
 }
 impl<'a> GetPropertyStyles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and returns the `200` response body as text.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
         self.req.send_text()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2665,21 +2708,25 @@ pub struct GetPropertyFavicon<'a> {
 }
 impl<'a> GetPropertyFavicon<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and returns the `200` response body as bytes.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2688,6 +2735,7 @@ impl<'a> GetPropertyFavicon<'a> {
         self.req.send_bytes()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2723,21 +2771,25 @@ pub struct GetPropertyAccess<'a> {
 }
 impl<'a> GetPropertyAccess<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2746,6 +2798,7 @@ impl<'a> GetPropertyAccess<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2781,27 +2834,32 @@ pub struct GetProperty<'a> {
 }
 impl<'a> GetProperty<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<Property, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2837,21 +2895,25 @@ pub struct GetPropertyUiConfigurations<'a> {
 }
 impl<'a> GetPropertyUiConfigurations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2860,6 +2922,7 @@ impl<'a> GetPropertyUiConfigurations<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2895,21 +2958,25 @@ pub struct GetPropertyFile<'a> {
 }
 impl<'a> GetPropertyFile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and returns the `200` response body as bytes.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -2918,6 +2985,7 @@ impl<'a> GetPropertyFile<'a> {
         self.req.send_bytes()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -2953,27 +3021,32 @@ pub struct GetUnit<'a> {
 }
 impl<'a> GetUnit<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<Unit, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3006,27 +3079,32 @@ pub struct UpdateUnit<'a> {
 }
 impl<'a> UpdateUnit<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<Unit, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3059,21 +3137,25 @@ pub struct ListUnitDevices<'a> {
 }
 impl<'a> ListUnitDevices<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3082,6 +3164,7 @@ impl<'a> ListUnitDevices<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3117,27 +3200,32 @@ pub struct DeleteUnitDevice<'a> {
 }
 impl<'a> DeleteUnitDevice<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request; the `200` response has no body.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
         self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3166,16 +3254,11 @@ static GET_UNIT_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
 };
 /// Representations offered by `get_unit_user`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetUnitUserVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type GetUnitUserVersion = super::versions::V1OrJson;
 /// Request builder for `PortalClient::get_unit_user` (Get unit user).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3186,32 +3269,38 @@ pub struct GetUnitUser<'a> {
 }
 impl<'a> GetUnitUser<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: GetUnitUserVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<UnitUser, ruckus_one_runtime::Error>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3243,16 +3332,11 @@ static UPDATE_UNIT_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Representations offered by `update_unit_user`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateUnitUserVersion {
-    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type UpdateUnitUserVersion = super::versions::V1OrJson;
 /// Request builder for `PortalClient::update_unit_user` (Update unit user).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3263,26 +3347,31 @@ pub struct UpdateUnitUser<'a> {
 }
 impl<'a> UpdateUnitUser<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: UpdateUnitUserVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3291,6 +3380,7 @@ impl<'a> UpdateUnitUser<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3322,16 +3412,11 @@ static QUERY_UNIT_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 };
 /// Representations offered by `query_unit_users`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryUnitUsersVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
+pub type QueryUnitUsersVersion = super::versions::V1OrJson;
 /// Request builder for `PortalClient::query_unit_users` (Query unit users).
 ///
 /// Optional parameters: [`body`](Self::body).
@@ -3343,16 +3428,19 @@ pub struct QueryUnitUsers<'a> {
 }
 impl<'a> QueryUnitUsers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Sets the request body (optional for this operation).
+    #[inline]
     pub fn body(mut self, body: &UnitUserQuery) -> Self {
         self.req.json(body);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: QueryUnitUsersVersion) -> Self {
         self.req.version(version as usize);
         self
@@ -3365,26 +3453,31 @@ impl<'a> QueryUnitUsers<'a> {
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, UnitUserPage> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
     pub fn items(self) -> ruckus_one_runtime::Pages<'a, UnitUser> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3393,6 +3486,7 @@ impl<'a> QueryUnitUsers<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3424,16 +3518,11 @@ static LIST_UNIT_USER_DEVICES: ruckus_one_runtime::Operation = ruckus_one_runtim
 };
 /// Representations offered by `list_unit_user_devices`; the first is the default.
 ///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
 /// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListUnitUserDevicesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
+pub type ListUnitUserDevicesVersion = super::versions::V1OrJson;
 /// Request builder for `PortalClient::list_unit_user_devices` (List unit user devices).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3444,26 +3533,31 @@ pub struct ListUnitUserDevices<'a> {
 }
 impl<'a> ListUnitUserDevices<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
+    #[inline]
     pub fn version(mut self, version: ListUnitUserDevicesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request and decodes the `200` response.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<
@@ -3472,6 +3566,7 @@ impl<'a> ListUnitUserDevices<'a> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
@@ -3507,27 +3602,32 @@ pub struct DeleteUnitUserDevice<'a> {
 }
 impl<'a> DeleteUnitUserDevice<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
         self
     }
     /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
     pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
         self.req.retry(policy);
         self
     }
     /// Sends the request; the `200` response has no body.
+    #[inline]
     pub fn send(
         self,
     ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
         self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
+    #[inline]
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<

@@ -107,6 +107,7 @@ impl<'de> serde::Deserialize<'de> for AttributeMapping {
 }
 impl AttributeMapping {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, mapped_by_name: String) -> Self {
         Self {
             name,
@@ -554,6 +555,7 @@ impl<'de> serde::Deserialize<'de> for CaQueryResponse {
 }
 impl CaQueryResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -752,6 +754,7 @@ impl<'de> serde::Deserialize<'de> for CertDownloadRequest {
 }
 impl CertDownloadRequest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             password: None,
@@ -823,6 +826,7 @@ impl<'de> serde::Deserialize<'de> for CertFilters {
 }
 impl CertFilters {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             status: None,
@@ -914,6 +918,7 @@ impl<'de> serde::Deserialize<'de> for CertQueryRequest {
 }
 impl CertQueryRequest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -1029,6 +1034,7 @@ impl<'de> serde::Deserialize<'de> for CertQueryResponse {
 }
 impl CertQueryResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -1135,6 +1141,7 @@ impl<'de> serde::Deserialize<'de> for CertTemplateQueryRequest {
 }
 impl CertTemplateQueryRequest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -1253,6 +1260,7 @@ impl<'de> serde::Deserialize<'de> for CertTemplateQueryResponse {
 }
 impl CertTemplateQueryResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -1446,6 +1454,7 @@ impl<'de> serde::Deserialize<'de> for Certificate {
 }
 impl Certificate {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             name,
@@ -1802,6 +1811,7 @@ impl<'de> serde::Deserialize<'de> for CertificateAuthority {
 }
 impl CertificateAuthority {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             common_name: None,
@@ -2116,6 +2126,7 @@ impl<'de> serde::Deserialize<'de> for CertificateGenerateCert {
 }
 impl CertificateGenerateCert {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             csr_string: None,
@@ -2269,6 +2280,7 @@ impl<'de> serde::Deserialize<'de> for CertificateQueryFilters {
 }
 impl CertificateQueryFilters {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             status: None,
@@ -2354,6 +2366,7 @@ impl<'de> serde::Deserialize<'de> for CertificateQueryRequest {
 }
 impl CertificateQueryRequest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             page: None,
@@ -2597,6 +2610,7 @@ impl<'de> serde::Deserialize<'de> for CertificateTemplate {
 }
 impl CertificateTemplate {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             identity_group_id: None,
@@ -2939,6 +2953,7 @@ impl<'de> serde::Deserialize<'de> for CertificateTemplateOnboard {
 }
 impl CertificateTemplateOnboard {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             common_name_pattern: None,
@@ -3193,6 +3208,7 @@ impl<'de> serde::Deserialize<'de> for Chromebook {
 }
 impl Chromebook {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(enabled: bool) -> Self {
         Self {
             api_key: None,
@@ -3475,6 +3491,7 @@ impl<'de> serde::Deserialize<'de> for DeviceCertQueryResponse {
 }
 impl DeviceCertQueryResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -3653,6 +3670,7 @@ impl<'de> serde::Deserialize<'de> for DeviceCertificate {
 }
 impl DeviceCertificate {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -4346,6 +4364,7 @@ impl<'de> serde::Deserialize<'de> for Notification {
 }
 impl Notification {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -4651,6 +4670,7 @@ impl<'de> serde::Deserialize<'de> for Onboard {
 }
 impl Onboard {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         common_name_pattern: String,
         not_after_type: OnboardNotAfterType,
@@ -4943,6 +4963,7 @@ impl<'de> serde::Deserialize<'de> for Page {
 }
 impl Page {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             total_pages: None,
@@ -5087,6 +5108,7 @@ impl<'de> serde::Deserialize<'de> for RadiusProfileCaPage {
 }
 impl RadiusProfileCaPage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             page: None,
@@ -5198,6 +5220,7 @@ impl<'de> serde::Deserialize<'de> for RadiusProfileCertificatePage {
 }
 impl RadiusProfileCertificatePage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             page: None,
@@ -5278,6 +5301,7 @@ impl<'de> serde::Deserialize<'de> for SamlIdpProfileAction {
 }
 impl SamlIdpProfileAction {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             action: None,
@@ -5438,6 +5462,7 @@ impl<'de> serde::Deserialize<'de> for SamlIdpProfileRequest {
 }
 impl SamlIdpProfileRequest {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             name,
@@ -5627,6 +5652,7 @@ impl<'de> serde::Deserialize<'de> for ScepKey {
 }
 impl ScepKey {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             challenge_password: None,
@@ -6058,6 +6084,7 @@ impl<'de> serde::Deserialize<'de> for TemplateFilters {
 }
 impl TemplateFilters {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             ca_id: None,
@@ -6125,6 +6152,7 @@ impl<'de> serde::Deserialize<'de> for UpdateCa {
 }
 impl UpdateCa {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -6188,6 +6216,7 @@ impl<'de> serde::Deserialize<'de> for UpdateCertificate {
 }
 impl UpdateCertificate {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             revocation_reason: None,
@@ -6268,6 +6297,7 @@ impl<'de> serde::Deserialize<'de> for UpdateCertificateTemplate {
 }
 impl UpdateCertificateTemplate {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             description: None,
@@ -6376,6 +6406,7 @@ impl<'de> serde::Deserialize<'de> for UpdateServerCertificate {
 }
 impl UpdateServerCertificate {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,

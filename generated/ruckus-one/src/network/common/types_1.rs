@@ -80,6 +80,7 @@ impl<'de> serde::Deserialize<'de> for AaaServer {
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl AaaServer {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -240,6 +241,7 @@ impl<'de> serde::Deserialize<'de> for AaaServerBo {
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl AaaServerBo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -565,6 +567,7 @@ impl<'de> serde::Deserialize<'de> for AaaServerV1 {
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl AaaServerV1 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -712,6 +715,7 @@ impl<'de> serde::Deserialize<'de> for AaaSettingResponse {
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl AaaSettingResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -847,6 +851,7 @@ impl<'de> serde::Deserialize<'de> for AaaSettingView {
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl AaaSettingView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1076,6 +1081,7 @@ impl<'de> serde::Deserialize<'de> for AaaWifiNetwork {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl AaaWifiNetwork {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(wlan: AaaWifiWlan) -> Self {
         Self {
             id: None,
@@ -1214,6 +1220,7 @@ impl<'de> serde::Deserialize<'de> for AaaWifiWlan {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl AaaWifiWlan {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(ssid: String) -> Self {
         Self {
             advanced_customization: None,
@@ -1407,6 +1414,7 @@ impl<'de> serde::Deserialize<'de> for AccessControlProfile {
 )]
 impl AccessControlProfile {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             description: None,
@@ -1532,6 +1540,7 @@ impl<'de> serde::Deserialize<'de> for AccessControlProfileQueryData {
 )]
 impl AccessControlProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1699,6 +1708,7 @@ impl<'de> serde::Deserialize<'de> for AclBo {
 )]
 impl AclBo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1846,6 +1856,7 @@ impl<'de> serde::Deserialize<'de> for AclRuleBo {
 )]
 impl AclRuleBo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2039,6 +2050,7 @@ impl<'de> serde::Deserialize<'de> for AclRuleView {
 )]
 impl AclRuleView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2307,6 +2319,7 @@ impl<'de> serde::Deserialize<'de> for AclView {
 )]
 impl AclView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2420,6 +2433,7 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableBo {
 )]
 impl AcxCliTemplateVariableBo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -2541,6 +2555,7 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableView {
 )]
 impl AcxCliTemplateVariableView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -2780,6 +2795,7 @@ impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateBo {
 )]
 impl AcxVenueCliTemplateBo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2917,6 +2933,7 @@ impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateView {
 )]
 impl AcxVenueCliTemplateView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3048,6 +3065,7 @@ impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateViewV1 {
 )]
 impl AcxVenueCliTemplateViewV1 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3185,6 +3203,7 @@ impl<'de> serde::Deserialize<'de> for AdaptiveRadiusWorkflowQueryData {
 )]
 impl AdaptiveRadiusWorkflowQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             sort_field: None,
@@ -3433,6 +3452,7 @@ impl<'de> serde::Deserialize<'de> for AfcInfo {
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl AfcInfo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             min_power_dbm: None,
@@ -3536,6 +3556,7 @@ impl<'de> serde::Deserialize<'de> for ApActivation {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl ApActivation {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             venue_id: None,
@@ -3674,6 +3695,7 @@ impl<'de> serde::Deserialize<'de> for ApCompatibilityRow {
 #[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
 impl ApCompatibilityRow {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3773,6 +3795,7 @@ impl<'de> serde::Deserialize<'de> for ApCreation {
 #[cfg(any(feature = "network-venue-ap-groups", feature = "network-wireless-aps"))]
 impl ApCreation {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, serial_number: String) -> Self {
         Self {
             description: None,
@@ -3958,6 +3981,7 @@ impl<'de> serde::Deserialize<'de> for ApFirmwareScheduleData {
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl ApFirmwareScheduleData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             start_date_time: None,
@@ -4036,6 +4060,7 @@ impl<'de> serde::Deserialize<'de> for ApFirmwareVersionInfoData {
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl ApFirmwareVersionInfoData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             version: None,
@@ -4150,6 +4175,7 @@ impl<'de> serde::Deserialize<'de> for ApGroupQueryData {
 )]
 impl ApGroupQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -4275,6 +4301,7 @@ impl<'de> serde::Deserialize<'de> for ApLanPortStatus {
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl ApLanPortStatus {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             port: None,
@@ -4360,6 +4387,7 @@ impl<'de> serde::Deserialize<'de> for ApModelCapability {
 }
 impl ApModelCapability {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             band_combination_capabilities: None,
@@ -4447,6 +4475,7 @@ impl<'de> serde::Deserialize<'de> for ApModelFirmwareMappingData {
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl ApModelFirmwareMappingData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             ap_model: None,
@@ -4539,6 +4568,7 @@ impl<'de> serde::Deserialize<'de> for ApRadio {
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl ApRadio {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             tx_power: None,
@@ -4752,6 +4782,7 @@ impl<'de> serde::Deserialize<'de> for ApStatusData {
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl ApStatusData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             ap_radio: None,
@@ -4854,6 +4885,7 @@ impl<'de> serde::Deserialize<'de> for ApSystem {
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl ApSystem {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             uptime: None,
@@ -4964,6 +4996,7 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicy {
 )]
 impl ApplicationPolicy {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             description: None,
@@ -5116,6 +5149,7 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicyRule {
 )]
 impl ApplicationPolicyRule {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, priority: i64) -> Self {
         Self {
             access_control: None,
@@ -5717,6 +5751,7 @@ impl<'de> serde::Deserialize<'de> for AsyncResult {
 )]
 impl AsyncResult {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             links: None,
@@ -5928,6 +5963,7 @@ impl<'de> serde::Deserialize<'de> for AsyncResultLink {
 )]
 impl AsyncResultLink {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             deprecation: None,
@@ -6448,6 +6484,7 @@ impl<'de> serde::Deserialize<'de> for CapabilitiesApModel {
 )]
 impl CapabilitiesApModel {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             allow_cband_country: None,
@@ -6869,6 +6906,7 @@ impl<'de> serde::Deserialize<'de> for CapabilitiesLanPort {
 )]
 impl CapabilitiesLanPort {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             default_type: None,
@@ -7123,6 +7161,7 @@ impl<'de> serde::Deserialize<'de> for CellularInfo {
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl CellularInfo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             cellular_active_sim: None,
@@ -8249,6 +8288,7 @@ impl<'de> serde::Deserialize<'de> for Channels24G {
 )]
 impl Channels24G {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             n_20mhz: None,
@@ -8354,6 +8394,7 @@ impl<'de> serde::Deserialize<'de> for Channels5G {
 )]
 impl Channels5G {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             dfs: None,
@@ -8474,6 +8515,7 @@ impl<'de> serde::Deserialize<'de> for Channels5GIndoorOutdoor {
 )]
 impl Channels5GIndoorOutdoor {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             n_160mhz: None,
@@ -8601,6 +8643,7 @@ impl<'de> serde::Deserialize<'de> for Channels6GIndoorOutdoor {
 )]
 impl Channels6GIndoorOutdoor {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             n_160mhz: None,
@@ -8741,6 +8784,7 @@ impl<'de> serde::Deserialize<'de> for Channels6Gv11 {
 )]
 impl Channels6Gv11 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             n_160mhz: None,
@@ -8792,173 +8836,6 @@ impl Channels6Gv11 {
     /// Sets `320MHz`.
     pub fn with_n_320mhz(mut self, value: impl Into<Vec<String>>) -> Self {
         self.n_320mhz = Some(value.into());
-        self
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-/// Provenance: reference (switch_service_api-0.4.0.yaml CliTemplateVariableBo).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct CliTemplateVariableBo {
-    pub name: Option<String>,
-    pub type_: Option<AcxCliTemplateVariableViewType>,
-    pub value: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/get_switch_profile_v1/07.json).
-    pub ip_address_end: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/get_switch_profile_v1/07.json).
-    pub ip_address_start: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/get_switch_profile_v1/07.json).
-    pub range_end: Option<serde_json::Value>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/get_switch_profile_v1/07.json).
-    pub range_start: Option<serde_json::Value>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/get_switch_profile_v1/07.json).
-    pub sub_mask: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/get_switch_profile_v1/07.json).
-    pub switch_variables: Option<Vec<serde_json::Value>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl serde::Serialize for CliTemplateVariableBo {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &CliTemplateVariableBo,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("name", &v.name);
-            w.optional("type", &v.type_);
-            w.optional("value", &v.value);
-            w.optional("ipAddressEnd", &v.ip_address_end);
-            w.optional("ipAddressStart", &v.ip_address_start);
-            w.optional("rangeEnd", &v.range_end);
-            w.optional("rangeStart", &v.range_start);
-            w.optional("subMask", &v.sub_mask);
-            w.optional("switchVariables", &v.switch_variables);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for CliTemplateVariableBo {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<CliTemplateVariableBo, ruckus_one_runtime::object::FieldError> {
-            let value = CliTemplateVariableBo {
-                name: f.optional("name"),
-                type_: f.optional("type"),
-                value: f.optional("value"),
-                ip_address_end: f.optional("ipAddressEnd"),
-                ip_address_start: f.optional("ipAddressStart"),
-                range_end: f.optional("rangeEnd"),
-                range_start: f.optional("rangeStart"),
-                sub_mask: f.optional("subMask"),
-                switch_variables: f.optional("switchVariables"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("CliTemplateVariableBo"))
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl CliTemplateVariableBo {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            name: None,
-            type_: None,
-            value: None,
-            ip_address_end: None,
-            ip_address_start: None,
-            range_end: None,
-            range_start: None,
-            sub_mask: None,
-            switch_variables: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `type`.
-    pub fn with_type(
-        mut self,
-        value: impl Into<AcxCliTemplateVariableViewType>,
-    ) -> Self {
-        self.type_ = Some(value.into());
-        self
-    }
-    /// Sets `value`.
-    pub fn with_value(mut self, value: impl Into<String>) -> Self {
-        self.value = Some(value.into());
-        self
-    }
-    /// Sets `ipAddressEnd`.
-    pub fn with_ip_address_end(mut self, value: impl Into<String>) -> Self {
-        self.ip_address_end = Some(value.into());
-        self
-    }
-    /// Sets `ipAddressStart`.
-    pub fn with_ip_address_start(mut self, value: impl Into<String>) -> Self {
-        self.ip_address_start = Some(value.into());
-        self
-    }
-    /// Sets `rangeEnd`.
-    pub fn with_range_end(mut self, value: impl Into<serde_json::Value>) -> Self {
-        self.range_end = Some(value.into());
-        self
-    }
-    /// Sets `rangeStart`.
-    pub fn with_range_start(mut self, value: impl Into<serde_json::Value>) -> Self {
-        self.range_start = Some(value.into());
-        self
-    }
-    /// Sets `subMask`.
-    pub fn with_sub_mask(mut self, value: impl Into<String>) -> Self {
-        self.sub_mask = Some(value.into());
-        self
-    }
-    /// Sets `switchVariables`.
-    pub fn with_switch_variables(
-        mut self,
-        value: impl Into<Vec<serde_json::Value>>,
-    ) -> Self {
-        self.switch_variables = Some(value.into());
         self
     }
 }

@@ -421,6 +421,7 @@ impl<'de> serde::Deserialize<'de> for PskWifiWlanAdvancedCustomization {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl PskWifiWlanAdvancedCustomization {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             application_visibility_enabled: None,
@@ -1081,6 +1082,7 @@ impl<'de> serde::Deserialize<'de> for QosMapRule {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl QosMapRule {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(dscp_high: i64, dscp_low: i64, priority: i64) -> Self {
         Self {
             dscp_exception_values: None,
@@ -1151,6 +1153,7 @@ impl<'de> serde::Deserialize<'de> for QosMapSetOptions {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl QosMapSetOptions {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             rules: None,
@@ -1350,6 +1353,7 @@ impl<'de> serde::Deserialize<'de> for QosMatchField {
 )]
 impl QosMatchField {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             field: None,
@@ -1733,6 +1737,7 @@ impl<'de> serde::Deserialize<'de> for QueryRequest {
 )]
 impl QueryRequest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             page: None,
@@ -2008,6 +2013,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponse {
 )]
 impl QueryResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2136,6 +2142,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseAccessControlProfileQueryData
 )]
 impl QueryResponseAccessControlProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -2277,6 +2284,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseApGroupQueryData {
 )]
 impl QueryResponseApGroupQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -2414,6 +2422,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseApplicationPolicyQueryData {
 )]
 impl QueryResponseApplicationPolicyQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -2556,6 +2565,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseDevicePolicyQueryData {
 )]
 impl QueryResponseDevicePolicyQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -2707,6 +2717,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseDhcpConfigServiceProfileQuery
 )]
 impl QueryResponseDhcpConfigServiceProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -2835,6 +2846,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseEthernetPortProfileQueryData 
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl QueryResponseEthernetPortProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -2974,6 +2986,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseL2AclPolicyQueryData {
 )]
 impl QueryResponseL2AclPolicyQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -3116,6 +3129,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseL3AclPolicyQueryData {
 )]
 impl QueryResponseL3AclPolicyQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -3271,6 +3285,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseRadiusServerProfileQueryData 
 )]
 impl QueryResponseRadiusServerProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -3412,6 +3427,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseRoguePolicyQueryData {
 )]
 impl QueryResponseRoguePolicyQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -3557,6 +3573,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseSyslogServerProfileQueryData 
 )]
 impl QueryResponseSyslogServerProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -3684,6 +3701,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseVlanPoolProfileQueryData {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl QueryResponseVlanPoolProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -3829,6 +3847,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseWifiCallingServiceProfileQuer
 )]
 impl QueryResponseWifiCallingServiceProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -4019,6 +4038,7 @@ impl<'de> serde::Deserialize<'de> for QueryResult {
 )]
 impl QueryResult {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             total_count: None,
@@ -4171,6 +4191,7 @@ impl<'de> serde::Deserialize<'de> for Radio6GhzSettings {
 }
 impl Radio6GhzSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             enable_multicast_downlink_rate_limiting: None,
@@ -4293,6 +4314,7 @@ impl<'de> serde::Deserialize<'de> for RadiusOptions {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl RadiusOptions {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             called_station_id_type: None,
@@ -4431,6 +4453,7 @@ impl<'de> serde::Deserialize<'de> for RadiusServerProfile {
 )]
 impl RadiusServerProfile {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(primary: RadiusServerV11) -> Self {
         Self {
             id: None,
@@ -4587,6 +4610,7 @@ impl<'de> serde::Deserialize<'de> for RadiusServerProfileQueryData {
 )]
 impl RadiusServerProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -4852,6 +4876,7 @@ impl<'de> serde::Deserialize<'de> for RadiusServerV11 {
 )]
 impl RadiusServerV11 {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(ip: String, port: i64) -> Self {
         Self {
             auto_fallback_disable: None,
@@ -5060,6 +5085,7 @@ impl<'de> serde::Deserialize<'de> for RangeFilter {
 )]
 impl RangeFilter {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             field: None,
@@ -5155,6 +5181,7 @@ impl<'de> serde::Deserialize<'de> for RateLimiting {
 )]
 impl RateLimiting {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             downlink_limit: None,
@@ -5230,6 +5257,7 @@ impl<'de> serde::Deserialize<'de> for ResponseBo {
 #[cfg(any(feature = "network-msp", feature = "network-tenants"))]
 impl ResponseBo {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(request_id: String) -> Self {
         Self {
             request_id,
@@ -5321,6 +5349,7 @@ impl<'de> serde::Deserialize<'de> for RogueClassificationPolicyRule {
 )]
 impl RogueClassificationPolicyRule {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, priority: i64) -> Self {
         Self {
             classification: None,
@@ -5601,6 +5630,7 @@ impl<'de> serde::Deserialize<'de> for RogueDetectionData {
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl RogueDetectionData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             policy_id: None,
@@ -5696,6 +5726,7 @@ impl<'de> serde::Deserialize<'de> for RoguePolicy {
 )]
 impl RoguePolicy {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             description: None,
@@ -5798,6 +5829,7 @@ impl<'de> serde::Deserialize<'de> for RoguePolicyQueryData {
 )]
 impl RoguePolicyQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -6450,6 +6482,7 @@ impl<'de> serde::Deserialize<'de> for SignedUrlResponse {
 #[cfg(any(feature = "network-files", feature = "network-wireless-venues"))]
 impl SignedUrlResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             file_id: None,
@@ -6539,6 +6572,7 @@ impl<'de> serde::Deserialize<'de> for SimSettings {
 )]
 impl SimSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             apn: None,
@@ -6710,6 +6744,7 @@ impl<'de> serde::Deserialize<'de> for SocialIdentities {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl SocialIdentities {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             facebook: None,
@@ -6792,6 +6827,7 @@ impl<'de> serde::Deserialize<'de> for SocialIdentity {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl SocialIdentity {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             config: None,
@@ -6951,6 +6987,7 @@ impl<'de> serde::Deserialize<'de> for SortObject {
 )]
 impl SortObject {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             empty: None,
@@ -7469,6 +7506,7 @@ impl<'de> serde::Deserialize<'de> for StackMemberStatus {
 #[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl StackMemberStatus {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             unit_name: None,
@@ -7689,6 +7727,7 @@ impl<'de> serde::Deserialize<'de> for SubsequentQuery {
 )]
 impl SubsequentQuery {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -8265,6 +8304,7 @@ impl<'de> serde::Deserialize<'de> for Switch {
 #[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl Switch {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             stack_member_order: None,

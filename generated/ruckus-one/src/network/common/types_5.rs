@@ -144,6 +144,7 @@ impl<'de> serde::Deserialize<'de> for SwitchClient {
 #[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl SwitchClient {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             client_auth_type: None,
@@ -372,6 +373,7 @@ impl<'de> serde::Deserialize<'de> for SwitchClientQueryResult {
 #[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl SwitchClientQueryResult {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             total_count: None,
@@ -497,6 +499,7 @@ impl<'de> serde::Deserialize<'de> for SwitchConfigHistoryPage {
 )]
 impl SwitchConfigHistoryPage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             total_count: None,
@@ -607,6 +610,7 @@ impl<'de> serde::Deserialize<'de> for SwitchFamilyModelBo {
 )]
 impl SwitchFamilyModelBo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -741,6 +745,7 @@ impl<'de> serde::Deserialize<'de> for SwitchFamilyModelView {
 )]
 impl SwitchFamilyModelView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1214,6 +1219,7 @@ impl<'de> serde::Deserialize<'de> for SwitchFamilyModelViewV1 {
 )]
 impl SwitchFamilyModelViewV1 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1569,6 +1575,7 @@ impl<'de> serde::Deserialize<'de> for SwitchPort {
 #[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl SwitchPort {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             tags: None,
@@ -2097,6 +2104,7 @@ impl<'de> serde::Deserialize<'de> for SwitchPortQueryResult {
 #[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl SwitchPortQueryResult {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             total_count: None,
@@ -2201,6 +2209,7 @@ impl<'de> serde::Deserialize<'de> for SwitchStackMember {
 #[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl SwitchStackMember {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             active_switch: None,
@@ -2305,6 +2314,7 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanPortModelBo {
 )]
 impl SwitchVlanPortModelBo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2425,6 +2435,7 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanPortModelView {
 #[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
 impl SwitchVlanPortModelView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2556,6 +2567,7 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanView {
 #[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
 impl SwitchVlanView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2735,6 +2747,7 @@ impl<'de> serde::Deserialize<'de> for SyslogServer {
 )]
 impl SyslogServer {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             port: None,
@@ -2816,6 +2829,7 @@ impl<'de> serde::Deserialize<'de> for SyslogServerData {
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl SyslogServerData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             policy_id: None,
@@ -2930,6 +2944,7 @@ impl<'de> serde::Deserialize<'de> for SyslogServerProfile {
 )]
 impl SyslogServerProfile {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, primary: SyslogServer) -> Self {
         Self {
             facility: None,
@@ -3324,6 +3339,7 @@ impl<'de> serde::Deserialize<'de> for SyslogServerProfileQueryData {
 )]
 impl SyslogServerProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3483,6 +3499,7 @@ impl<'de> serde::Deserialize<'de> for TenantPageableObject {
 #[cfg(any(feature = "network-tenants", feature = "network-workflows"))]
 impl TenantPageableObject {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             paged: None,
@@ -3585,6 +3602,7 @@ impl<'de> serde::Deserialize<'de> for TenantSortObject {
 #[cfg(any(feature = "network-tenants", feature = "network-workflows"))]
 impl TenantSortObject {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             sorted: None,
@@ -3788,6 +3806,7 @@ impl<'de> serde::Deserialize<'de> for TermField {
 )]
 impl TermField {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             field: None,
@@ -3892,6 +3911,7 @@ impl<'de> serde::Deserialize<'de> for TrustedPortBo {
 )]
 impl TrustedPortBo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -4116,6 +4136,7 @@ impl<'de> serde::Deserialize<'de> for TrustedPortView {
 )]
 impl TrustedPortView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -4241,6 +4262,7 @@ impl<'de> serde::Deserialize<'de> for TrustedPortViewV1 {
 )]
 impl TrustedPortViewV1 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -4394,6 +4416,7 @@ impl<'de> serde::Deserialize<'de> for TunnelServiceProfile {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl TunnelServiceProfile {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             keep_alive_interval: None,
@@ -5073,6 +5096,7 @@ impl<'de> serde::Deserialize<'de> for UpLink {
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl UpLink {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             is_mesh_enable: None,
@@ -5550,6 +5574,7 @@ impl<'de> serde::Deserialize<'de> for UploadUrlRequest {
 #[cfg(any(feature = "network-files", feature = "network-wireless-venues"))]
 impl UploadUrlRequest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             file_extension: None,
@@ -5679,6 +5704,7 @@ impl<'de> serde::Deserialize<'de> for VePortView {
 #[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
 impl VePortView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -5875,6 +5901,7 @@ impl<'de> serde::Deserialize<'de> for VenueActivation {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl VenueActivation {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             venue_id: None,
@@ -5979,6 +6006,7 @@ impl<'de> serde::Deserialize<'de> for VenueAddress {
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl VenueAddress {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(city: String, country: String) -> Self {
         Self {
             address_line: None,
@@ -6083,6 +6111,7 @@ impl<'de> serde::Deserialize<'de> for VenueApBssColoringSettings {
 )]
 impl VenueApBssColoringSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             bss_coloring_enabled: None,
@@ -6169,6 +6198,7 @@ impl<'de> serde::Deserialize<'de> for VenueApCellularSettings {
 )]
 impl VenueApCellularSettings {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(primary_wan_recovery_timer: i64) -> Self {
         Self {
             model: None,
@@ -6373,6 +6403,7 @@ impl<'de> serde::Deserialize<'de> for VenueApClientAdmissionControlSettings {
 )]
 impl VenueApClientAdmissionControlSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             enable24g: None,
@@ -6498,6 +6529,7 @@ impl<'de> serde::Deserialize<'de> for VenueApDirectedMulticastSettings {
 )]
 impl VenueApDirectedMulticastSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             network_enabled: None,
@@ -6597,6 +6629,7 @@ impl<'de> serde::Deserialize<'de> for VenueApDosProtectionSettings {
 )]
 impl VenueApDosProtectionSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             blocking_period: None,
@@ -6713,6 +6746,7 @@ impl<'de> serde::Deserialize<'de> for VenueApGroup {
 )]
 impl VenueApGroup {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             ap_serial_numbers: None,
@@ -6806,6 +6840,7 @@ impl<'de> serde::Deserialize<'de> for VenueApGroupQueryData {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl VenueApGroupQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             venue_id: None,
@@ -6930,6 +6965,7 @@ impl<'de> serde::Deserialize<'de> for VenueApLoadBalancingSettings {
 )]
 impl VenueApLoadBalancingSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             band_balancing_client_percent24g: None,
@@ -7217,6 +7253,7 @@ impl<'de> serde::Deserialize<'de> for VenueApMeshSettings {
 )]
 impl VenueApMeshSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             enabled: None,
@@ -7417,6 +7454,7 @@ impl<'de> serde::Deserialize<'de> for VenueApModelBandModeSettings {
 )]
 impl VenueApModelBandModeSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             band_mode: None,
@@ -7618,6 +7656,7 @@ impl<'de> serde::Deserialize<'de> for VenueApModelCapabilities {
 )]
 impl VenueApModelCapabilities {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             ap_models: None,
@@ -7727,6 +7766,7 @@ impl<'de> serde::Deserialize<'de> for VenueApModelExternalAntennaSettings {
 )]
 impl VenueApModelExternalAntennaSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             enable24g: None,
@@ -7839,6 +7879,7 @@ impl<'de> serde::Deserialize<'de> for VenueApModelLedSettings {
 )]
 impl VenueApModelLedSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             led_enabled: None,
@@ -7923,6 +7964,7 @@ impl<'de> serde::Deserialize<'de> for VenueApMulticastDnsFencingSettings {
 )]
 impl VenueApMulticastDnsFencingSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             enabled: None,
@@ -8020,6 +8062,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio24GHzSettings {
 )]
 impl VenueApRadio24GHzSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             allowed_channels: None,
@@ -8253,6 +8296,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio5GHzSettings {
 )]
 impl VenueApRadio5GHzSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             allowed_indoor_channels: None,
@@ -8446,6 +8490,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettings {
 )]
 impl VenueApRadio6GHzSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             allowed_channels: None,
@@ -8643,6 +8688,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioDual5GHzSettings {
 )]
 impl VenueApRadioDual5GHzSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             enabled: None,
@@ -8770,6 +8816,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioLower5GHzSettings {
 )]
 impl VenueApRadioLower5GHzSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             allowed_indoor_channels: None,
@@ -8892,6 +8939,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioSettings {
 )]
 impl VenueApRadioSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             radio_params24g: None,

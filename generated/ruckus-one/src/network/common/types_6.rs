@@ -84,6 +84,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioUpper5GHzSettings {
 )]
 impl VenueApRadioUpper5GHzSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             allowed_indoor_channels: None,
@@ -240,6 +241,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadiusOptionSettings {
 )]
 impl VenueApRadiusOptionSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             called_station_id_type: None,
@@ -376,6 +378,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRebootTimeoutSettings {
 )]
 impl VenueApRebootTimeoutSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             gateway_loss_timeout: None,
@@ -465,6 +468,7 @@ impl<'de> serde::Deserialize<'de> for VenueApSmartMonitorSettings {
 )]
 impl VenueApSmartMonitorSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             enabled: None,
@@ -552,6 +556,7 @@ impl<'de> serde::Deserialize<'de> for VenueDhcpConfigServiceProfileSettings {
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
 impl VenueDhcpConfigServiceProfileSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             active_dhcp_pool_names: None,
@@ -703,6 +708,7 @@ impl<'de> serde::Deserialize<'de> for VenueHeight {
 )]
 impl VenueHeight {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             max_floor: None,
@@ -772,6 +778,7 @@ impl<'de> serde::Deserialize<'de> for VenueResponse {
 #[cfg(any(feature = "network-switch-networking", feature = "network-venue-templates"))]
 impl VenueResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -842,6 +849,7 @@ impl<'de> serde::Deserialize<'de> for VenueRoguePolicySettings {
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
 impl VenueRoguePolicySettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             report_threshold: None,
@@ -1055,6 +1063,7 @@ impl<'de> serde::Deserialize<'de> for VenueRow {
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl VenueRow {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -1418,6 +1427,7 @@ impl<'de> serde::Deserialize<'de> for VenueView {
 #[cfg(any(feature = "network-switch-networking", feature = "network-venue-templates"))]
 impl VenueView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1533,6 +1543,7 @@ impl<'de> serde::Deserialize<'de> for VenueWifiNetwork {
 )]
 impl VenueWifiNetwork {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             is_all_ap_groups: None,
@@ -1611,6 +1622,7 @@ impl<'de> serde::Deserialize<'de> for VenueWifiNetworkApGroupSettings {
 )]
 impl VenueWifiNetworkApGroupSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             radio_types: None,
@@ -1704,6 +1716,7 @@ impl<'de> serde::Deserialize<'de> for VenueWifiNetworkSettings {
 )]
 impl VenueWifiNetworkSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             all_ap_groups_radio_types: None,
@@ -2054,6 +2067,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelDevice {
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl ViewmodelDevice {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             is_mesh_enable: None,
@@ -2518,6 +2532,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelDhcpPool {
 )]
 impl ViewmodelDhcpPool {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -2619,6 +2634,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelEpdg {
 )]
 impl ViewmodelEpdg {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             ip: None,
@@ -2744,6 +2760,7 @@ impl<'de> serde::Deserialize<'de> for Vlan {
 )]
 impl Vlan {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3002,6 +3019,7 @@ impl<'de> serde::Deserialize<'de> for VlanBo {
 )]
 impl VlanBo {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(vlan_id: i64, enable_as_default_vlan: bool) -> Self {
         Self {
             id: None,
@@ -3253,6 +3271,7 @@ impl<'de> serde::Deserialize<'de> for VlanPoolData {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl VlanPoolData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -3335,6 +3354,7 @@ impl<'de> serde::Deserialize<'de> for VlanPoolProfile {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl VlanPoolProfile {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, vlan_members: Vec<String>) -> Self {
         Self {
             description: None,
@@ -3424,6 +3444,7 @@ impl<'de> serde::Deserialize<'de> for VlanPoolProfileQueryData {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl VlanPoolProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3535,6 +3556,7 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanBo {
 )]
 impl VoiceVlanBo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             vlan_id: None,
@@ -3624,6 +3646,7 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanConfigBo {
 )]
 impl VoiceVlanConfigBo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             model: None,
@@ -3716,6 +3739,7 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanConfigView {
 )]
 impl VoiceVlanConfigView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3817,6 +3841,7 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanConfigViewV1 {
 )]
 impl VoiceVlanConfigViewV1 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3913,6 +3938,7 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanView {
 )]
 impl VoiceVlanView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             vlan_id: None,
@@ -4006,6 +4032,7 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanViewV1 {
 )]
 impl VoiceVlanViewV1 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -4121,6 +4148,7 @@ impl<'de> serde::Deserialize<'de> for WifiAvailableChannels {
 )]
 impl WifiAvailableChannels {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             n_2_4g_channels: None,
@@ -4249,6 +4277,7 @@ impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfile {
 )]
 impl WifiCallingServiceProfile {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(epdgs: Vec<Epdg>, service_name: String) -> Self {
         Self {
             description: None,
@@ -4365,6 +4394,7 @@ impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfileQueryData {
 )]
 impl WifiCallingServiceProfileQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -4468,6 +4498,7 @@ impl<'de> serde::Deserialize<'de> for WifiDhcpPoolUsage {
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
 impl WifiDhcpPoolUsage {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             description: None,
@@ -4541,6 +4572,7 @@ impl<'de> serde::Deserialize<'de> for WifiDhcpPoolUsages {
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
 impl WifiDhcpPoolUsages {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             wifi_dhcp_pool_usages: None,
@@ -4645,6 +4677,7 @@ impl<'de> serde::Deserialize<'de> for WifiEntityIdOperationResponse {
 )]
 impl WifiEntityIdOperationResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -4937,6 +4970,7 @@ impl<'de> serde::Deserialize<'de> for WifiNetworkRadiusServerProfileSettings {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl WifiNetworkRadiusServerProfileSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             enable_accounting_proxy: None,
@@ -5197,6 +5231,7 @@ impl<'de> serde::Deserialize<'de> for WifiNetworkRow {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl WifiNetworkRow {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -5474,6 +5509,7 @@ impl<'de> serde::Deserialize<'de> for WifiNetworkVenueApGroupQueryData {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl WifiNetworkVenueApGroupQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             venue_id: None,
@@ -5600,6 +5636,7 @@ impl<'de> serde::Deserialize<'de> for WifiOperationResponseRequestIdOnly {
 )]
 impl WifiOperationResponseRequestIdOnly {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -5677,6 +5714,7 @@ impl<'de> serde::Deserialize<'de> for WifiWisprPage {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl WifiWisprPage {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(captive_portal_url: String) -> Self {
         Self {
             auth_type: None,
@@ -6179,6 +6217,7 @@ impl<'de> serde::Deserialize<'de> for WifiWlanAdvancedCustomization {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl WifiWlanAdvancedCustomization {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             application_visibility_enabled: None,
@@ -7216,6 +7255,7 @@ impl<'de> serde::Deserialize<'de> for WlanGroup {
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl WlanGroup {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             wlan_group_id: None,
@@ -7310,6 +7350,7 @@ impl<'de> serde::Deserialize<'de> for WlanRadioCustomization {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl WlanRadioCustomization {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             bss_minimum_phy_rate: None,

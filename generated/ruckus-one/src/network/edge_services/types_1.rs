@@ -50,6 +50,7 @@ impl<'de> serde::Deserialize<'de> for AlarmSummary {
 }
 impl AlarmSummary {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             edge_id: None,
@@ -125,6 +126,7 @@ impl<'de> serde::Deserialize<'de> for BaseEdge {
 }
 impl BaseEdge {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             name,
@@ -189,6 +191,7 @@ impl<'de> serde::Deserialize<'de> for ClusterMember {
 }
 impl ClusterMember {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(serial_number: String, name: String) -> Self {
         Self {
             serial_number,
@@ -253,6 +256,7 @@ impl<'de> serde::Deserialize<'de> for ClusterNetworkLagSettings {
 }
 impl ClusterNetworkLagSettings {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(serial_number: String, lags: Vec<LinkAggregationGroup>) -> Self {
         Self {
             serial_number,
@@ -314,6 +318,7 @@ impl<'de> serde::Deserialize<'de> for ClusterNetworkMultiWanSettings {
 }
 impl ClusterNetworkMultiWanSettings {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         mode: ClusterNetworkMultiWanSettingsMode,
         wan_members: Vec<WanMember>,
@@ -428,6 +433,7 @@ impl<'de> serde::Deserialize<'de> for ClusterNetworkPortSettings {
 }
 impl ClusterNetworkPortSettings {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(serial_number: String, ports: Vec<Port>) -> Self {
         Self {
             serial_number,
@@ -501,6 +507,7 @@ impl<'de> serde::Deserialize<'de> for ClusterNetworkSettingsResponse {
 }
 impl ClusterNetworkSettingsResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             virtual_ip_settings: None,
@@ -622,6 +629,7 @@ impl<'de> serde::Deserialize<'de> for ClusterResponse {
 }
 impl ClusterResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -735,6 +743,7 @@ impl<'de> serde::Deserialize<'de> for CreateCluster {
 }
 impl CreateCluster {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -825,6 +834,7 @@ impl<'de> serde::Deserialize<'de> for CreateEdge {
 }
 impl CreateEdge {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String, serial_number: String) -> Self {
         Self {
             name,
@@ -895,6 +905,7 @@ impl<'de> serde::Deserialize<'de> for DhcpOptions {
 }
 impl DhcpOptions {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(option_id: String, option_name: String, option_value: String) -> Self {
         Self {
             id: None,
@@ -957,6 +968,7 @@ impl<'de> serde::Deserialize<'de> for DnsServers {
 }
 impl DnsServers {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             primary: None,
@@ -1026,6 +1038,7 @@ impl<'de> serde::Deserialize<'de> for EdgeArpTerminationSettings {
 }
 impl EdgeArpTerminationSettings {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(aging_time_sec: i64) -> Self {
         Self {
             enabled: None,
@@ -1106,6 +1119,7 @@ impl<'de> serde::Deserialize<'de> for EdgeClusterCompatibility {
 }
 impl EdgeClusterCompatibility {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1225,6 +1239,7 @@ impl<'de> serde::Deserialize<'de> for EdgeDhcpProfile {
 }
 impl EdgeDhcpProfile {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         service_name: String,
         lease_time: i64,
@@ -1451,6 +1466,7 @@ impl<'de> serde::Deserialize<'de> for EdgeFeatureRequirement {
 }
 impl EdgeFeatureRequirement {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             feature_name: None,
@@ -1515,6 +1531,7 @@ impl<'de> serde::Deserialize<'de> for EdgeIncompatibleDevices {
 }
 impl EdgeIncompatibleDevices {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             count: None,
@@ -1584,6 +1601,7 @@ impl<'de> serde::Deserialize<'de> for EdgeIncompatibleFeature {
 }
 impl EdgeIncompatibleFeature {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             feature_requirement: None,
@@ -1659,6 +1677,7 @@ impl<'de> serde::Deserialize<'de> for EdgeMdnsProxyProfile {
 }
 impl EdgeMdnsProxyProfile {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             id: None,
@@ -1745,6 +1764,7 @@ impl<'de> serde::Deserialize<'de> for EdgeMdnsProxyProfileForwardingRule {
 }
 impl EdgeMdnsProxyProfileForwardingRule {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(service_type: EdgeMdnsProxyProfileForwardingRuleServiceType) -> Self {
         Self {
             service_type,
@@ -1968,6 +1988,7 @@ impl<'de> serde::Deserialize<'de> for EdgeSdLanGuestSettings {
 }
 impl EdgeSdLanGuestSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             is_guest_tunnel_enabled: None,
@@ -2032,6 +2053,7 @@ impl<'de> serde::Deserialize<'de> for EdgeSdLanNetworkActivation {
 }
 impl EdgeSdLanNetworkActivation {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             is_guest_tunnel_utilized: None,
@@ -2104,6 +2126,7 @@ impl<'de> serde::Deserialize<'de> for EdgeSdLanService {
 }
 impl EdgeSdLanService {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         edge_cluster_id: String,
         name: String,
@@ -2272,6 +2295,7 @@ impl<'de> serde::Deserialize<'de> for EdgeSdLanStatus {
 }
 impl EdgeSdLanStatus {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             tenant_id: None,
@@ -2564,6 +2588,7 @@ impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibility {
 }
 impl EdgeServiceCompatibility {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             service_id: None,
@@ -2635,6 +2660,7 @@ impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityFilters {
 }
 impl EdgeServiceCompatibilityFilters {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self { service_ids: None }
     }
@@ -2696,6 +2722,7 @@ impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityQuery {
 }
 impl EdgeServiceCompatibilityQuery {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             filters: None,
@@ -2766,6 +2793,7 @@ impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityResult {
 }
 impl EdgeServiceCompatibilityResult {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             compatibilities: None,
@@ -2848,6 +2876,7 @@ impl<'de> serde::Deserialize<'de> for EdgeSubInterfacePage {
 }
 impl EdgeSubInterfacePage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             content: None,
@@ -2930,6 +2959,7 @@ impl<'de> serde::Deserialize<'de> for EdgeTunnelInfo {
 }
 impl EdgeTunnelInfo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             serial_number: None,
@@ -3001,6 +3031,7 @@ impl<'de> serde::Deserialize<'de> for FallbackSettings {
 }
 impl FallbackSettings {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(enable: bool) -> Self {
         Self {
             enable,
@@ -3073,6 +3104,7 @@ impl<'de> serde::Deserialize<'de> for FeatureRequirementDetails {
 }
 impl FeatureRequirementDetails {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             feature_name: None,
@@ -3153,6 +3185,7 @@ impl<'de> serde::Deserialize<'de> for FeatureSetsFilter {
 }
 impl FeatureSetsFilter {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             feature_names: None,
@@ -3209,6 +3242,7 @@ impl<'de> serde::Deserialize<'de> for FeatureSetsRequest {
 }
 impl FeatureSetsRequest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             filters: None,
@@ -3265,6 +3299,7 @@ impl<'de> serde::Deserialize<'de> for FeatureSetsResponse {
 }
 impl FeatureSetsResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             feature_sets: None,
@@ -3332,6 +3367,7 @@ impl<'de> serde::Deserialize<'de> for GuestEdgeTunnelInfo {
 }
 impl GuestEdgeTunnelInfo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             serial_number: None,
@@ -3458,6 +3494,7 @@ impl<'de> serde::Deserialize<'de> for HighAvailabilitySettings {
 }
 impl HighAvailabilitySettings {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         fallback_settings: FallbackSettings,
         load_distribution: HighAvailabilitySettingsLoadDistribution,
@@ -3576,6 +3613,7 @@ impl<'de> serde::Deserialize<'de> for Host {
 }
 impl Host {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(host_name: String, mac: String, fixed_address: String) -> Self {
         Self {
             id: None,
@@ -3639,6 +3677,7 @@ impl<'de> serde::Deserialize<'de> for IncompatibleDevice {
 }
 impl IncompatibleDevice {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             firmware: None,
@@ -3716,6 +3755,7 @@ impl<'de> serde::Deserialize<'de> for IncompatibleFeature {
 }
 impl IncompatibleFeature {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             feature_name: None,
@@ -3819,6 +3859,7 @@ impl<'de> serde::Deserialize<'de> for IncompatibleInfo {
 }
 impl IncompatibleInfo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             identity_type: None,
@@ -3958,6 +3999,7 @@ impl<'de> serde::Deserialize<'de> for LagMember {
 }
 impl LagMember {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             port_id: None,
@@ -4048,6 +4090,7 @@ impl<'de> serde::Deserialize<'de> for LagSubInterface {
 }
 impl LagSubInterface {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(vlan: i64, port_type: PortType) -> Self {
         Self {
             id: None,
@@ -4151,6 +4194,7 @@ impl<'de> serde::Deserialize<'de> for LagSubInterfaceResponse {
 }
 impl LagSubInterfaceResponse {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         lag_id: i64,
         lag_name: String,
@@ -4876,6 +4920,7 @@ impl<'de> serde::Deserialize<'de> for NatPool {
 }
 impl NatPool {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             start_ip_address: None,
@@ -4941,6 +4986,7 @@ impl<'de> serde::Deserialize<'de> for NetworkInfo {
 }
 impl NetworkInfo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             network_id: None,
@@ -5007,6 +5053,7 @@ impl<'de> serde::Deserialize<'de> for NodeLagSubInterface {
 }
 impl NodeLagSubInterface {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(lag_id: i64, sub_interfaces: Vec<SubInterface>) -> Self {
         Self {
             lag_id,
@@ -5062,6 +5109,7 @@ impl<'de> serde::Deserialize<'de> for NodePortSubInterface {
 }
 impl NodePortSubInterface {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(port_id: String, sub_interfaces: Vec<SubInterface>) -> Self {
         Self {
             port_id,
@@ -5119,6 +5167,7 @@ impl<'de> serde::Deserialize<'de> for NodeSubInterface {
 }
 impl NodeSubInterface {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         serial_number: String,
         ports: Vec<NodePortSubInterface>,
@@ -5184,6 +5233,7 @@ impl<'de> serde::Deserialize<'de> for NodeSubInterfaceResponse {
 }
 impl NodeSubInterfaceResponse {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         serial_number: String,
         ports: Vec<PortSubInterfaceResponse>,
@@ -5250,6 +5300,7 @@ impl<'de> serde::Deserialize<'de> for OperationResponseObject {
 }
 impl OperationResponseObject {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -5327,6 +5378,7 @@ impl<'de> serde::Deserialize<'de> for PageResponseClusterResponse {
 }
 impl PageResponseClusterResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             content: None,
@@ -5397,6 +5449,7 @@ impl<'de> serde::Deserialize<'de> for Paging {
 }
 impl Paging {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             page: None,
@@ -5481,6 +5534,7 @@ impl<'de> serde::Deserialize<'de> for PatchCluster {
 }
 impl PatchCluster {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -5588,6 +5642,7 @@ impl<'de> serde::Deserialize<'de> for PatchClusterNetworkSettings {
 }
 impl PatchClusterNetworkSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             virtual_ip_settings: None,
@@ -5696,6 +5751,7 @@ impl<'de> serde::Deserialize<'de> for PatchEdge {
 }
 impl PatchEdge {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             name,
@@ -5795,6 +5851,7 @@ impl<'de> serde::Deserialize<'de> for PatchEdgeDhcpProfile {
 }
 impl PatchEdgeDhcpProfile {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             dhcp_relay: None,
@@ -6010,6 +6067,7 @@ impl<'de> serde::Deserialize<'de> for PersonalIdentityNetwork {
 }
 impl PersonalIdentityNetwork {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         name: String,
         vxlan_tunnel_profile_id: String,
@@ -6108,6 +6166,7 @@ impl<'de> serde::Deserialize<'de> for PersonalIdentityNetworkPage {
 }
 impl PersonalIdentityNetworkPage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             content: None,
@@ -6214,6 +6273,7 @@ impl<'de> serde::Deserialize<'de> for PinAccessSwitchInfo {
 }
 impl PinAccessSwitchInfo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             distribution_switch_id: None,
@@ -6360,6 +6420,7 @@ impl<'de> serde::Deserialize<'de> for PinDistributionSwitchInfo {
 }
 impl PinDistributionSwitchInfo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -6478,6 +6539,7 @@ impl<'de> serde::Deserialize<'de> for PinEdgeClusterInfo {
 }
 impl PinEdgeClusterInfo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             dhcp_info_id: None,
@@ -6557,6 +6619,7 @@ impl<'de> serde::Deserialize<'de> for PinUplinkInfo {
 }
 impl PinUplinkInfo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             uplink_id: None,
@@ -6856,6 +6919,7 @@ impl<'de> serde::Deserialize<'de> for PortConfig {
 }
 impl PortConfig {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             ports: None,
@@ -6920,6 +6984,7 @@ impl<'de> serde::Deserialize<'de> for PortSubInterfaceResponse {
 }
 impl PortSubInterfaceResponse {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         port_id: String,
         interface_name: String,
@@ -7063,6 +7128,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseEdgeSdLanStatus {
 }
 impl QueryResponseEdgeSdLanStatus {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -7158,6 +7224,7 @@ impl<'de> serde::Deserialize<'de> for Requirement {
 }
 impl Requirement {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             firmware: None,
@@ -7360,6 +7427,7 @@ impl<'de> serde::Deserialize<'de> for Schedule {
 }
 impl Schedule {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(type_: ScheduleType) -> Self {
         Self {
             type_,
@@ -7565,6 +7633,7 @@ impl<'de> serde::Deserialize<'de> for ServiceEdgeCompatibilityFilter {
 }
 impl ServiceEdgeCompatibilityFilter {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             service_ids: None,
@@ -7626,6 +7695,7 @@ impl<'de> serde::Deserialize<'de> for ServiceEdgeCompatibilityRequest {
 }
 impl ServiceEdgeCompatibilityRequest {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(filters: ServiceEdgeCompatibilityFilter) -> Self {
         Self {
             filters,
@@ -7683,6 +7753,7 @@ impl<'de> serde::Deserialize<'de> for ServiceEdgeCompatibilityResponse {
 }
 impl ServiceEdgeCompatibilityResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             compatibilities: None,
@@ -7748,6 +7819,7 @@ impl<'de> serde::Deserialize<'de> for ServiceIncompatibleInfo {
 }
 impl ServiceIncompatibleInfo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             service_id: None,
@@ -7822,6 +7894,7 @@ impl<'de> serde::Deserialize<'de> for StaticRoute {
 }
 impl StaticRoute {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(dest_ip: String, dest_subnet: String, next_hop: String) -> Self {
         Self {
             id: None,
@@ -7881,6 +7954,7 @@ impl<'de> serde::Deserialize<'de> for StaticRouteConfig {
 }
 impl StaticRouteConfig {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             routes: None,
@@ -7965,6 +8039,7 @@ impl<'de> serde::Deserialize<'de> for SubInterface {
 }
 impl SubInterface {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(vlan: i64, port_type: PortType) -> Self {
         Self {
             id: None,
@@ -8090,6 +8165,7 @@ impl<'de> serde::Deserialize<'de> for SubInterfaceResponse {
 }
 impl SubInterfaceResponse {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(vlan: i64, port_type: PortType) -> Self {
         Self {
             id: None,
@@ -8193,6 +8269,7 @@ impl<'de> serde::Deserialize<'de> for Troubleshooting {
 }
 impl Troubleshooting {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(action: String) -> Self {
         Self {
             action,
@@ -8262,6 +8339,7 @@ impl<'de> serde::Deserialize<'de> for TunneledWlanInfo {
 }
 impl TunneledWlanInfo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             network_id: None,
@@ -8381,6 +8459,7 @@ impl<'de> serde::Deserialize<'de> for UpdateEdgeDhcpProfile {
 }
 impl UpdateEdgeDhcpProfile {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         service_name: String,
         lease_time: i64,
@@ -8733,6 +8812,7 @@ impl<'de> serde::Deserialize<'de> for VenueEdgeCompatibilityFilter {
 }
 impl VenueEdgeCompatibilityFilter {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             venue_ids: None,
@@ -8804,6 +8884,7 @@ impl<'de> serde::Deserialize<'de> for VenueEdgeCompatibilityRequest {
 }
 impl VenueEdgeCompatibilityRequest {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(filters: VenueEdgeCompatibilityFilter) -> Self {
         Self {
             feature_names: None,
@@ -8867,6 +8948,7 @@ impl<'de> serde::Deserialize<'de> for VenueEdgeCompatibilityResponse {
 }
 impl VenueEdgeCompatibilityResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             compatibilities: None,
@@ -8879,76 +8961,6 @@ impl VenueEdgeCompatibilityResponse {
         value: impl Into<Vec<IncompatibleInfo>>,
     ) -> Self {
         self.compatibilities = Some(value.into());
-        self
-    }
-}
-/// Provenance: reference (ruckus_edge_api-1.0.3.yaml VirtualIpDto).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct VirtualIp {
-    pub virtual_ip: String,
-    pub ports: Option<Vec<VirtualIpPort>>,
-    /// Format: int32; maximum: 15; minimum: 3.
-    pub timeout_seconds: Option<i64>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-impl serde::Serialize for VirtualIp {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VirtualIp, w: &mut ruckus_one_runtime::object::Writer) {
-            w.field("virtualIp", &v.virtual_ip);
-            w.optional("ports", &v.ports);
-            w.optional("timeoutSeconds", &v.timeout_seconds);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for VirtualIp {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VirtualIp, ruckus_one_runtime::object::FieldError> {
-            let value = VirtualIp {
-                virtual_ip: f.required("virtualIp")?,
-                ports: f.optional("ports"),
-                timeout_seconds: f.optional("timeoutSeconds"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VirtualIp"))
-    }
-}
-impl VirtualIp {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(virtual_ip: String) -> Self {
-        Self {
-            virtual_ip,
-            ports: None,
-            timeout_seconds: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `ports`.
-    pub fn with_ports(mut self, value: impl Into<Vec<VirtualIpPort>>) -> Self {
-        self.ports = Some(value.into());
-        self
-    }
-    /// Sets `timeoutSeconds`.
-    pub fn with_timeout_seconds(mut self, value: impl Into<i64>) -> Self {
-        self.timeout_seconds = Some(value.into());
         self
     }
 }

@@ -89,6 +89,7 @@ impl<'de> serde::Deserialize<'de> for Account {
 }
 impl Account {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -259,6 +260,7 @@ impl<'de> serde::Deserialize<'de> for AccountInfo {
 }
 impl AccountInfo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             user_full_name: None,
@@ -461,6 +463,7 @@ impl<'de> serde::Deserialize<'de> for AddMspEcRequest {
 }
 impl AddMspEcRequest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             account_id: None,
@@ -665,6 +668,7 @@ impl<'de> serde::Deserialize<'de> for AddTenantRequestHolder {
 }
 impl AddTenantRequestHolder {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             data: None,
@@ -768,6 +772,7 @@ impl<'de> serde::Deserialize<'de> for Admin {
 }
 impl Admin {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -937,6 +942,7 @@ impl<'de> serde::Deserialize<'de> for AdminAppSettings {
 }
 impl AdminAppSettings {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         app_type: AdminAppSettingsAppType,
         product_type: AdminAppSettingsProductType,
@@ -1222,6 +1228,7 @@ impl<'de> serde::Deserialize<'de> for AdminQueryRequest {
 }
 impl AdminQueryRequest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             msp_ec_tenant_ids: None,
@@ -1469,6 +1476,7 @@ impl<'de> serde::Deserialize<'de> for AdminRole {
 }
 impl AdminRole {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -1657,6 +1665,7 @@ impl<'de> serde::Deserialize<'de> for AdminView {
 }
 impl AdminView {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(email: String, role: String) -> Self {
         Self {
             id: None,
@@ -1769,6 +1778,7 @@ impl<'de> serde::Deserialize<'de> for ApiCallInfo {
 }
 impl ApiCallInfo {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -1837,6 +1847,7 @@ impl<'de> serde::Deserialize<'de> for AssignDelegatedRequest {
 }
 impl AssignDelegatedRequest {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(delegation_type: String, mspec_id: String) -> Self {
         Self {
             delegation_id: None,
@@ -1913,6 +1924,7 @@ impl<'de> serde::Deserialize<'de> for AssignMspEcListRequest {
 }
 impl AssignMspEcListRequest {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(delegation_type: String) -> Self {
         Self {
             mspec_list: None,
@@ -1988,6 +2000,7 @@ impl<'de> serde::Deserialize<'de> for AssignMspEcToMultipleTechPartners {
 }
 impl AssignMspEcToMultipleTechPartners {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             assign_delegated_request: None,
@@ -2056,6 +2069,7 @@ impl<'de> serde::Deserialize<'de> for AssignedMspAdminsRequest {
 }
 impl AssignedMspAdminsRequest {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(delegation_type: String) -> Self {
         Self {
             mspec_list: None,
@@ -2140,6 +2154,7 @@ impl<'de> serde::Deserialize<'de> for AssignmentRequest {
 }
 impl AssignmentRequest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             assignment_id: None,
@@ -2252,6 +2267,7 @@ impl<'de> serde::Deserialize<'de> for AuthDomain {
 }
 impl AuthDomain {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2361,6 +2377,7 @@ impl<'de> serde::Deserialize<'de> for AuthScope {
 }
 impl AuthScope {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2505,6 +2522,7 @@ impl<'de> serde::Deserialize<'de> for Authentication {
 }
 impl Authentication {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -2861,6 +2879,7 @@ impl<'de> serde::Deserialize<'de> for AuthenticationInfo {
 }
 impl AuthenticationInfo {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(
         authentication_type: AuthenticationAuthenticationType,
         name: String,
@@ -3079,6 +3098,7 @@ impl<'de> serde::Deserialize<'de> for AutoSchedule {
 }
 impl AutoSchedule {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(days: Vec<String>, time_slots: Vec<String>) -> Self {
         Self {
             days,
@@ -3134,6 +3154,7 @@ impl<'de> serde::Deserialize<'de> for BetaFeature {
 }
 impl BetaFeature {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3196,6 +3217,7 @@ impl<'de> serde::Deserialize<'de> for BetaFeatureRequest {
 }
 impl BetaFeatureRequest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             beta_feature_ids: None,
@@ -3262,6 +3284,7 @@ impl<'de> serde::Deserialize<'de> for BetaFeatureResponse {
 }
 impl BetaFeatureResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             beta_features: None,
@@ -3374,6 +3397,7 @@ impl<'de> serde::Deserialize<'de> for CustomRole {
 }
 impl CustomRole {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3509,6 +3533,7 @@ impl<'de> serde::Deserialize<'de> for DataRequest {
 }
 impl DataRequest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             msp_ec_list: None,
@@ -3614,6 +3639,7 @@ impl<'de> serde::Deserialize<'de> for Delegation {
 }
 impl Delegation {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3738,6 +3764,7 @@ impl<'de> serde::Deserialize<'de> for DelegationAction {
 }
 impl DelegationAction {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(accept: bool, from_tenant_id: String) -> Self {
         Self {
             accept,
@@ -4002,6 +4029,7 @@ impl<'de> serde::Deserialize<'de> for EcDelegation {
 }
 impl EcDelegation {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(delegation_type: String) -> Self {
         Self {
             mspec_list: None,
@@ -4075,6 +4103,7 @@ impl<'de> serde::Deserialize<'de> for EmailInvitation {
 }
 impl EmailInvitation {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(admin_email: String) -> Self {
         Self {
             admin_email,
@@ -4158,6 +4187,7 @@ impl<'de> serde::Deserialize<'de> for EmailSmsNotificationEndpoint {
 }
 impl EmailSmsNotificationEndpoint {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(destination: String) -> Self {
         Self {
             id: None,
@@ -4294,6 +4324,7 @@ impl<'de> serde::Deserialize<'de> for Feature {
 }
 impl Feature {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -4447,6 +4478,7 @@ impl<'de> serde::Deserialize<'de> for FirmwareUpgradeRequest {
 }
 impl FirmwareUpgradeRequest {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(operation: String) -> Self {
         Self {
             operation,
@@ -4513,6 +4545,7 @@ impl<'de> serde::Deserialize<'de> for License {
 }
 impl License {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             trial_action: None,
@@ -4590,6 +4623,7 @@ impl<'de> serde::Deserialize<'de> for ManualSchedule {
 }
 impl ManualSchedule {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(time_slot: String) -> Self {
         Self {
             date: None,
@@ -4955,6 +4989,7 @@ impl<'de> serde::Deserialize<'de> for Msp {
 }
 impl Msp {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             msp_label: None,
@@ -5134,6 +5169,7 @@ impl<'de> serde::Deserialize<'de> for MspAdmin {
 }
 impl MspAdmin {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(msp_ec_id: String) -> Self {
         Self {
             operation: None,
@@ -5204,6 +5240,7 @@ impl<'de> serde::Deserialize<'de> for MspAdminRequest {
 }
 impl MspAdminRequest {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             associations: None,
@@ -5263,6 +5300,7 @@ impl<'de> serde::Deserialize<'de> for MspAdminRole {
 }
 impl MspAdminRole {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(msp_admin_id: String, msp_admin_role: String) -> Self {
         Self {
             msp_admin_id,
@@ -5322,6 +5360,7 @@ impl<'de> serde::Deserialize<'de> for MspApCountSummary {
 }
 impl MspApCountSummary {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -5455,6 +5494,7 @@ impl<'de> serde::Deserialize<'de> for MspDynamicQueryPayload {
 }
 impl MspDynamicQueryPayload {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             multi_sort_fields: None,
@@ -5725,6 +5765,7 @@ impl<'de> serde::Deserialize<'de> for MspEcAccountView {
 }
 impl MspEcAccountView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             msp_label: None,
@@ -5920,6 +5961,7 @@ impl<'de> serde::Deserialize<'de> for MspEcAdminView {
 }
 impl MspEcAdminView {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             email: None,
@@ -6012,6 +6054,7 @@ impl<'de> serde::Deserialize<'de> for MspEcDelegationResponse {
 }
 impl MspEcDelegationResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             mspec_list: None,
@@ -6096,6 +6139,7 @@ impl<'de> serde::Deserialize<'de> for MspSubsequentQuery {
 }
 impl MspSubsequentQuery {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -6374,6 +6418,7 @@ impl<'de> serde::Deserialize<'de> for NotificationRecipient {
 }
 impl NotificationRecipient {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(description: String) -> Self {
         Self {
             id: None,
@@ -6548,6 +6593,7 @@ impl<'de> serde::Deserialize<'de> for NotificationRecipientRbacdto {
 }
 impl NotificationRecipientRbacdto {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -6688,6 +6734,7 @@ impl<'de> serde::Deserialize<'de> for OperationResponseDelegation {
 }
 impl OperationResponseDelegation {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -6760,6 +6807,7 @@ impl<'de> serde::Deserialize<'de> for OperationResponseMobilePushNotificationEnd
 }
 impl OperationResponseMobilePushNotificationEndpoint {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -6834,6 +6882,7 @@ impl<'de> serde::Deserialize<'de> for OperationResponseUserProfile {
 }
 impl OperationResponseUserProfile {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -6902,6 +6951,7 @@ impl<'de> serde::Deserialize<'de> for PreferredNotifications {
 }
 impl PreferredNotifications {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             email_preferences: None,
@@ -6975,6 +7025,7 @@ impl<'de> serde::Deserialize<'de> for PrivacyFeature {
 }
 impl PrivacyFeature {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(feature_name: String) -> Self {
         Self {
             feature_name,
@@ -7043,6 +7094,7 @@ impl<'de> serde::Deserialize<'de> for PrivacyFeatureRequest {
 }
 impl PrivacyFeatureRequest {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(feature_name: String, status: String) -> Self {
         Self {
             feature_name,
@@ -7101,6 +7153,7 @@ impl<'de> serde::Deserialize<'de> for PrivacyFeatureResponse {
 }
 impl PrivacyFeatureResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             feature_name: None,
@@ -7215,6 +7268,7 @@ impl<'de> serde::Deserialize<'de> for PrivilegeGroup {
 }
 impl PrivilegeGroup {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -7395,6 +7449,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseApCountSummary {
 }
 impl QueryResponseApCountSummary {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -7502,6 +7557,7 @@ impl<'de> serde::Deserialize<'de> for Region {
 }
 impl Region {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -7581,6 +7637,7 @@ impl<'de> serde::Deserialize<'de> for ResponseBov2 {
 }
 impl ResponseBov2 {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(data: Vec<super::common::ResponseBo>) -> Self {
         Self {
             data,
@@ -7673,6 +7730,7 @@ impl<'de> serde::Deserialize<'de> for RoleObjectPermissions {
 }
 impl RoleObjectPermissions {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -7815,6 +7873,7 @@ impl<'de> serde::Deserialize<'de> for Scope {
 }
 impl Scope {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -8038,6 +8097,7 @@ impl<'de> serde::Deserialize<'de> for Tenant {
 }
 impl Tenant {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(external_id: String) -> Self {
         Self {
             id: None,
@@ -8395,6 +8455,7 @@ impl<'de> serde::Deserialize<'de> for Tenant2 {
 }
 impl Tenant2 {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             new_idm_id: None,
@@ -8534,6 +8595,7 @@ impl<'de> serde::Deserialize<'de> for TenantDelegationEntitlement {
 }
 impl TenantDelegationEntitlement {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             virtual_edge_device_count: None,
@@ -8598,6 +8660,7 @@ impl<'de> serde::Deserialize<'de> for TenantDelegationListItem {
 }
 impl TenantDelegationListItem {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             entitlements: None,
@@ -8657,6 +8720,7 @@ impl<'de> serde::Deserialize<'de> for TenantInviteVar {
 }
 impl TenantInviteVar {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             username: None,
@@ -8788,6 +8852,7 @@ impl<'de> serde::Deserialize<'de> for TenantManagementPage {
 }
 impl TenantManagementPage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             content: None,
@@ -8887,72 +8952,6 @@ impl TenantManagementPage {
     /// Sets `totalCount`.
     pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
         self.total_count = Some(value.into());
-        self
-    }
-}
-/// Provenance: reference (tenant_management-0.3.0.yaml TenantMFA).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct TenantMfa {
-    pub mfa_status: Option<String>,
-    /// Provenance: reference (payloads ui-fixtures/get_self_tenant/01.json, 03-05.json (a list), 06-08.json (JSON text, as tenant_management-0.3.0.yaml TenantMFA types it)).
-    pub recovery_codes: Option<MfaRecoveryCodes>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-impl serde::Serialize for TenantMfa {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &TenantMfa, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("mfaStatus", &v.mfa_status);
-            w.optional("recoveryCodes", &v.recovery_codes);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for TenantMfa {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<TenantMfa, ruckus_one_runtime::object::FieldError> {
-            let value = TenantMfa {
-                mfa_status: f.optional("mfaStatus"),
-                recovery_codes: f.optional("recoveryCodes"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("TenantMfa"))
-    }
-}
-impl TenantMfa {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            mfa_status: None,
-            recovery_codes: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `mfaStatus`.
-    pub fn with_mfa_status(mut self, value: impl Into<String>) -> Self {
-        self.mfa_status = Some(value.into());
-        self
-    }
-    /// Sets `recoveryCodes`.
-    pub fn with_recovery_codes(mut self, value: impl Into<MfaRecoveryCodes>) -> Self {
-        self.recovery_codes = Some(value.into());
         self
     }
 }

@@ -188,6 +188,7 @@ impl<'de> serde::Deserialize<'de> for AccessPoint {
 }
 impl AccessPoint {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             bss_coloring: None,
@@ -473,6 +474,7 @@ impl<'de> serde::Deserialize<'de> for AfcStatus {
 }
 impl AfcStatus {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             afc_state: None,
@@ -570,6 +572,7 @@ impl<'de> serde::Deserialize<'de> for ApBssColoring {
 }
 impl ApBssColoring {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             bss_coloring_enabled: None,
@@ -633,6 +636,7 @@ impl<'de> serde::Deserialize<'de> for ApClient {
 }
 impl ApClient {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             status: None,
@@ -745,6 +749,7 @@ impl<'de> serde::Deserialize<'de> for ApClientAdmissionControl {
 }
 impl ApClientAdmissionControl {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             enable24g: None,
@@ -916,6 +921,7 @@ impl<'de> serde::Deserialize<'de> for ApClientQueryData {
 }
 impl ApClientQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             model_name: None,
@@ -1174,6 +1180,7 @@ impl<'de> serde::Deserialize<'de> for ApCompatibilityPage {
 }
 impl ApCompatibilityPage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             compatibilities: None,
@@ -1258,6 +1265,7 @@ impl<'de> serde::Deserialize<'de> for ApDiagnosisCommand {
 }
 impl ApDiagnosisCommand {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             target_host: None,
@@ -1323,6 +1331,7 @@ impl<'de> serde::Deserialize<'de> for ApDiagnosisCommandResponse {
 }
 impl ApDiagnosisCommandResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             response: None,
@@ -1389,6 +1398,7 @@ impl<'de> serde::Deserialize<'de> for ApDiagnosisCommandResponseOperationRespons
 }
 impl ApDiagnosisCommandResponseOperationResponse {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             request_id: None,
@@ -1516,6 +1526,7 @@ impl<'de> serde::Deserialize<'de> for ApFloorPosition {
 }
 impl ApFloorPosition {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             x_percent: None,
@@ -1592,6 +1603,7 @@ impl<'de> serde::Deserialize<'de> for ApGroup {
 }
 impl ApGroup {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(name: String) -> Self {
         Self {
             ap_serial_numbers: None,
@@ -1679,6 +1691,7 @@ impl<'de> serde::Deserialize<'de> for ApInformation {
 }
 impl ApInformation {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             serial_number: None,
@@ -1779,6 +1792,7 @@ impl<'de> serde::Deserialize<'de> for ApLanPortSettings {
 }
 impl ApLanPortSettings {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             client_isolation_enabled: None,
@@ -1966,6 +1980,7 @@ impl<'de> serde::Deserialize<'de> for ApLldpNeighbor {
 }
 impl ApLldpNeighbor {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             detected_time: None,
@@ -2188,6 +2203,7 @@ impl<'de> serde::Deserialize<'de> for ApLogs {
 }
 impl ApLogs {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             file_url: None,
@@ -2277,6 +2293,7 @@ impl<'de> serde::Deserialize<'de> for ApNeighborPage {
 }
 impl ApNeighborPage {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             neighbors: None,
@@ -2509,6 +2526,7 @@ impl<'de> serde::Deserialize<'de> for ApNeighbors {
 }
 impl ApNeighbors {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             status: None,
@@ -2687,6 +2705,7 @@ impl<'de> serde::Deserialize<'de> for ApPacketAction {
 }
 impl ApPacketAction {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             action: None,
@@ -2993,6 +3012,7 @@ impl<'de> serde::Deserialize<'de> for ApPackets {
 }
 impl ApPackets {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             error_msg: None,
@@ -3174,6 +3194,7 @@ impl<'de> serde::Deserialize<'de> for ApPictures {
 }
 impl ApPictures {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -3399,6 +3420,7 @@ impl<'de> serde::Deserialize<'de> for ApRfNeighbor {
 }
 impl ApRfNeighbor {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             ap_mac: None,
@@ -3706,6 +3728,7 @@ impl<'de> serde::Deserialize<'de> for ApSerialNumber {
 }
 impl ApSerialNumber {
     /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
     pub fn new(serial_number: String) -> Self {
         Self {
             serial_number,
@@ -3770,6 +3793,7 @@ impl<'de> serde::Deserialize<'de> for ApSystemCommand {
 }
 impl ApSystemCommand {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             type_: None,
@@ -3889,6 +3913,7 @@ impl<'de> serde::Deserialize<'de> for ApsImportResults {
 }
 impl ApsImportResults {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             download_url: None,
@@ -4039,6 +4064,7 @@ impl<'de> serde::Deserialize<'de> for CellularStatus {
 }
 impl CellularStatus {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             active_sim: None,
@@ -4325,6 +4351,7 @@ impl<'de> serde::Deserialize<'de> for FloorPosition {
 }
 impl FloorPosition {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             floorplan_id: None,
@@ -4397,6 +4424,7 @@ impl<'de> serde::Deserialize<'de> for ImportError {
 }
 impl ImportError {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             code: None,
@@ -4462,6 +4490,7 @@ impl<'de> serde::Deserialize<'de> for LanPortStatus {
 }
 impl LanPortStatus {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -4527,6 +4556,7 @@ impl<'de> serde::Deserialize<'de> for LbsStatus {
 }
 impl LbsStatus {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             management_connected: None,
@@ -4593,6 +4623,7 @@ impl<'de> serde::Deserialize<'de> for MeshLinkStatus {
 }
 impl MeshLinkStatus {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             mac_address: None,
@@ -4659,6 +4690,7 @@ impl<'de> serde::Deserialize<'de> for MeshNeighbor {
 }
 impl MeshNeighbor {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             rssi: None,
@@ -4725,6 +4757,7 @@ impl<'de> serde::Deserialize<'de> for MeshRadioStatus {
 }
 impl MeshRadioStatus {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             channel: None,
@@ -4800,6 +4833,7 @@ impl<'de> serde::Deserialize<'de> for MeshStatus {
 }
 impl MeshStatus {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             neighbors: None,
@@ -4900,6 +4934,7 @@ impl<'de> serde::Deserialize<'de> for NetworkInformation {
 }
 impl NetworkInformation {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -5014,6 +5049,7 @@ impl<'de> serde::Deserialize<'de> for NetworkStatus {
 }
 impl NetworkStatus {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             ip_address: None,
@@ -5137,6 +5173,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseApClientQueryData {
 }
 impl QueryResponseApClientQueryData {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             fields: None,
@@ -5256,6 +5293,7 @@ impl<'de> serde::Deserialize<'de> for RadioStatus {
 }
 impl RadioStatus {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             type_: None,
@@ -5363,6 +5401,7 @@ impl<'de> serde::Deserialize<'de> for SignalStatus {
 }
 impl SignalStatus {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             snr: None,
@@ -5468,6 +5507,7 @@ impl<'de> serde::Deserialize<'de> for SimStatus {
 }
 impl SimStatus {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             iccid: None,
@@ -5581,6 +5621,7 @@ impl<'de> serde::Deserialize<'de> for TrafficStatus {
 }
 impl TrafficStatus {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             traffic_to_client: None,
@@ -5680,6 +5721,7 @@ impl<'de> serde::Deserialize<'de> for VenueApAvailableLteBands {
 }
 impl VenueApAvailableLteBands {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             band3g: None,
@@ -5890,6 +5932,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRow {
 }
 impl VenueApRow {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             serial_number: None,
@@ -6254,6 +6297,7 @@ impl<'de> serde::Deserialize<'de> for VenueInformation {
 }
 impl VenueInformation {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             id: None,
@@ -6328,6 +6372,7 @@ impl<'de> serde::Deserialize<'de> for WifiCallingStatus {
 }
 impl WifiCallingStatus {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             carrier_name: None,
@@ -6423,6 +6468,7 @@ impl<'de> serde::Deserialize<'de> for WifiDhcpClientLease {
 }
 impl WifiDhcpClientLease {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             dhcp_pool_name: None,
@@ -6509,6 +6555,7 @@ impl<'de> serde::Deserialize<'de> for WifiDhcpClientLeases {
 }
 impl WifiDhcpClientLeases {
     /// Creates a value with every field empty.
+    #[inline]
     pub fn new() -> Self {
         Self {
             wifi_dhcp_client_leases: None,
