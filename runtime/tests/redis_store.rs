@@ -7,7 +7,6 @@
 
 mod common;
 
-use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -60,67 +59,9 @@ static GET_THING: Operation = Operation {
 const FALLBACK: &str =
     "the Redis pacing store does not answer: pacing locally at a share of each budget";
 
-/// A `redis-server` on a free loopback port, stopped when dropped.
-struct RedisServer {
-    child: Child,
-    url: String,
-    dir: std::path::PathBuf,
-}
-
-impl RedisServer {
-    /// `None` (with a message) when `redis-server` is not installed and this is not CI.
-    fn start() -> Option<RedisServer> {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .expect("a free port")
-            .port();
-        let dir = std::env::temp_dir().join(format!("ruckus-redis-{}-{port}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        let spawned = Command::new("redis-server")
-            .args([
-                "--port",
-                &port.to_string(),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-            ])
-            .args(["--appendonly", "no"])
-            .arg("--dir")
-            .arg(&dir)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn();
-        let child = match spawned {
-            Ok(child) => child,
-            Err(e) if std::env::var("CI").as_deref() != Ok("true") => {
-                eprintln!("skipped: cannot start redis-server ({e}); install it to run this test");
-                return None;
-            }
-            Err(e) => panic!("CI needs redis-server (.ci/run installs it): {e}"),
-        };
-        for _ in 0..100 {
-            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-                let url = format!("redis://127.0.0.1:{port}/");
-                return Some(RedisServer { child, url, dir });
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        panic!("redis-server did not listen on port {port}");
-    }
-
-    fn stop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for RedisServer {
-    fn drop(&mut self) {
-        self.stop();
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
+#[path = "redis_server/mod.rs"]
+mod redis_server;
+use redis_server::RedisServer;
 
 /// A server enforcing the small limit per tenant: 429 when over.
 async fn limited_server() -> Loopback {
