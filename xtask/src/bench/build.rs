@@ -15,6 +15,8 @@ pub const CRATE: &str = "ruckus-one";
 
 /// How the label of a configuration that builds one area alone starts.
 pub const ONE_AREA: &str = "one area: ";
+/// The label of the default build (every area).
+pub const DEFAULT: &str = "default (every area)";
 
 /// Feature sets measured: (label, cargo arguments). `--no-default-features` also turns off the
 /// default TLS provider, which would change the runtime's and reqwest's features and time their
@@ -27,7 +29,7 @@ pub fn configurations(one_area: &[String]) -> Vec<(String, Vec<String>)> {
             .to_vec()
     };
     let mut out = vec![
-        ("default (every area)".to_owned(), Vec::new()),
+        (DEFAULT.to_owned(), Vec::new()),
         (
             "every area + experimental".to_owned(),
             vec!["--features".to_owned(), "experimental".to_owned()],
