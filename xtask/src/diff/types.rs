@@ -36,23 +36,95 @@ fn all(api: &ApiIr) -> Vec<(&AreaIr, &TypeIr)> {
 
 pub fn compare(cx: &mut Ctx, old: &ApiIr, new: &ApiIr) {
     let (old, new) = (all(old), all(new));
+    let gone: Vec<_> = old
+        .iter()
+        .filter(|(_, t)| !new.iter().any(|(_, u)| u.name == t.name))
+        .collect();
+    let came: Vec<_> = new
+        .iter()
+        .filter(|(_, u)| !old.iter().any(|(_, t)| t.name == u.name))
+        .collect();
+    let renamed = renames(&gone, &came);
     for (oa, t) in &old {
         let subject = format!("type `{}`", t.name);
         match new.iter().find(|(_, u)| u.name == t.name) {
             Some((na, u)) => one(cx, (oa, t), (na, u)),
+            None if renamed.iter().any(|(from, _)| *from == t.name) => {}
             None => {
                 let detail = format!("{} removed", kind_name(&t.kind));
                 cx.push(&oa.name, &subject, "type_removed", Class::Breaking, detail);
             }
         }
     }
-    for (na, u) in new
-        .iter()
-        .filter(|(_, u)| !old.iter().any(|(_, t)| t.name == u.name))
-    {
+    for (na, u) in came {
         let subject = format!("type `{}`", u.name);
-        let detail = format!("{} added", kind_name(&u.kind));
-        cx.push(&na.name, &subject, "type_added", Class::Compatible, detail);
+        match renamed.iter().find(|(_, to)| *to == u.name) {
+            Some((from, _)) => {
+                let detail = format!("renamed from `{from}` (the same {})", members(&u.kind));
+                cx.push(&na.name, &subject, "type_renamed", Class::Breaking, detail);
+            }
+            None => {
+                let detail = format!("{} added", kind_name(&u.kind));
+                cx.push(&na.name, &subject, "type_added", Class::Compatible, detail);
+            }
+        }
+    }
+}
+
+/// Removed types that came back under another name: a removed type and an added one with the
+/// same wire members (an object's fields with their types and presence, an enum's values),
+/// paired only when neither has another such match. Returns (old name, new name).
+fn renames<'i>(
+    gone: &[&(&AreaIr, &'i TypeIr)],
+    came: &[&(&AreaIr, &'i TypeIr)],
+) -> Vec<(&'i str, &'i str)> {
+    let matches = |t: &TypeIr| -> Vec<&'i TypeIr> {
+        let Some(sig) = signature(t) else {
+            return Vec::new();
+        };
+        came.iter()
+            .map(|(_, u)| *u)
+            .filter(|u| signature(u).as_ref() == Some(&sig))
+            .collect()
+    };
+    let mut out = Vec::new();
+    for (_, t) in gone {
+        let found = matches(t);
+        let [u] = found.as_slice() else { continue };
+        let back = gone
+            .iter()
+            .filter(|(_, o)| signature(o) == signature(u))
+            .count();
+        if back == 1 {
+            out.push((t.name.as_str(), u.name.as_str()));
+        }
+    }
+    out
+}
+
+/// What a type is made of on the wire, for telling a rename: `None` for kinds too small to
+/// tell apart (aliases, raw shapes, unions, objects without fields, enums without values).
+fn signature(t: &TypeIr) -> Option<String> {
+    match &t.kind {
+        TypeKind::Object(fields, open) if !fields.is_empty() => {
+            let fields: Vec<String> = fields
+                .iter()
+                .map(|f| format!("{}:{}:{}", f.wire, shape(&f.ty), f.required))
+                .collect();
+            Some(format!("object {open} {}", fields.join(",")))
+        }
+        TypeKind::Enum(values) if !values.is_empty() => {
+            let values: Vec<&str> = values.iter().map(|v| v.wire.as_str()).collect();
+            Some(format!("enum {}", values.join(",")))
+        }
+        _ => None,
+    }
+}
+
+fn members(k: &TypeKind) -> &'static str {
+    match k {
+        TypeKind::Enum(_) => "values",
+        _ => "fields",
     }
 }
 
