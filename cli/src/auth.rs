@@ -89,15 +89,18 @@ fn status(opts: &Opts) -> Result<(), Failure> {
             None => "none".to_owned(),
         }
     };
-    let p = profile.clone().unwrap_or_default();
+    let shown = crate::connect::overrides(opts)
+        .over(&profile.clone().unwrap_or_default(), |name| {
+            std::env::var(name).ok()
+        });
     let v = serde_json::json!({
         "profile": opts.profile,
         "config_file": store.config_path().display().to_string(),
         "saved": profile.is_some(),
-        "client_id": opts.client_id.clone().or(std::env::var(ruckus_one_runtime::env::CLIENT_ID).ok()).or(p.client_id),
-        "token_tenant": opts.token_tenant.clone().or(std::env::var(ruckus_one_runtime::env::TENANT_ID).ok()).or(p.token_tenant),
-        "region": opts.region.clone().or(std::env::var(ruckus_one_runtime::env::REGION).ok()).or(p.region),
-        "tenant": opts.tenant.clone().or(p.tenant),
+        "client_id": shown.client_id,
+        "token_tenant": shown.token_tenant,
+        "region": shown.region,
+        "tenant": opts.tenant.clone().or(shown.tenant),
         "secret": secret,
     });
     crate::output::value(opts.format, &v).map_err(crate::call::io)?;

@@ -50,14 +50,12 @@ pub async fn connect(opts: &Opts) -> Result<Connection, Failure> {
             _sim: Some(sim),
         });
     }
-    let mut overrides = Overrides::default();
-    overrides.client_id = opts.client_id.clone();
-    overrides.token_tenant = opts.token_tenant.clone();
-    overrides.region = opts.region.clone();
-    overrides.base_url = opts.base_url.clone();
-    let resolved = resolve(&Store::from_env(), &opts.profile, &overrides, |name| {
-        std::env::var(name).ok()
-    })
+    let resolved = resolve(
+        &Store::from_env(),
+        &opts.profile,
+        &overrides(opts),
+        |name| std::env::var(name).ok(),
+    )
     .map_err(|e| match e {
         ProfileError::Config(e) => Failure::new(
             Exit::Auth,
@@ -75,6 +73,16 @@ pub async fn connect(opts: &Opts) -> Result<Connection, Failure> {
         client: with_tenant(client, &opts)?,
         _sim: None,
     })
+}
+
+/// The settings given as flags, which win over the environment and the profile.
+pub fn overrides(opts: &Opts) -> Overrides {
+    let mut overrides = Overrides::default();
+    overrides.client_id = opts.client_id.clone();
+    overrides.token_tenant = opts.token_tenant.clone();
+    overrides.region = opts.region.clone();
+    overrides.base_url = opts.base_url.clone();
+    overrides
 }
 
 fn with_tenant(client: Client, opts: &Opts) -> Result<Client, Failure> {

@@ -53,6 +53,9 @@ async fn login_falls_back_to_a_private_file_when_the_keychain_is_unavailable() {
             .unwrap()
             .contains("credentials.yaml")
     );
+    // The settings shown are the saved profile's (no flag or RUCKUS_* variable sets them).
+    assert_eq!(status.json()["client_id"], id.as_str());
+    assert_eq!(status.json()["token_tenant"], tenant.as_str());
 
     // A call with no RUCKUS_* variables uses the stored profile and secret.
     let list = ruckus(None, dir.path(), &["venues", "list"], "");

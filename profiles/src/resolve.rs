@@ -1,7 +1,7 @@
 //! One order for finding credentials: the caller's overrides, then the environment, then the
 //! stored profile and its secret.
 
-use crate::{Error, Store};
+use crate::{Error, Profile, Store};
 use ruckus_one_runtime::{Config, env};
 
 /// Values the caller was given directly (command-line flags); each wins over the environment
@@ -40,20 +40,13 @@ pub fn resolve(
         Some(_) => None,
         None => store.secret(profile)?.map(|(secret, _)| secret),
     };
-    let pick = |given: &Option<String>, name: &str, saved: &Option<String>| {
-        given
-            .clone()
-            .or_else(|| vars(name))
-            .or_else(|| saved.clone())
-    };
-    let client_id = pick(&overrides.client_id, env::CLIENT_ID, &stored.client_id);
-    let token_tenant = pick(
-        &overrides.token_tenant,
-        env::TENANT_ID,
-        &stored.token_tenant,
-    );
-    let region = pick(&overrides.region, env::REGION, &stored.region);
-    let base_url = pick(&overrides.base_url, env::BASE_URL, &stored.base_url);
+    let Profile {
+        client_id,
+        token_tenant,
+        region,
+        base_url,
+        tenant,
+    } = overrides.over(&stored, &vars);
     let config = Config::from_vars(|name| match name {
         n if n == env::CLIENT_ID => client_id.clone(),
         n if n == env::CLIENT_SECRET => vars(n).or_else(|| stored_secret.clone()),
@@ -67,6 +60,27 @@ pub fn resolve(
         config,
         // `from_vars` refused a configuration without it.
         token_tenant: token_tenant.unwrap_or_default(),
-        tenant: stored.tenant,
+        tenant,
     })
+}
+
+impl Overrides {
+    /// `stored` with each setting taken from these overrides, else from `vars` (the
+    /// environment), else from `stored`: the settings a call would use, secret aside. The default
+    /// tenant to act for is the profile's.
+    pub fn over(&self, stored: &Profile, vars: impl Fn(&str) -> Option<String>) -> Profile {
+        let pick = |given: &Option<String>, name: &str, saved: &Option<String>| {
+            given
+                .clone()
+                .or_else(|| vars(name))
+                .or_else(|| saved.clone())
+        };
+        Profile {
+            client_id: pick(&self.client_id, env::CLIENT_ID, &stored.client_id),
+            token_tenant: pick(&self.token_tenant, env::TENANT_ID, &stored.token_tenant),
+            region: pick(&self.region, env::REGION, &stored.region),
+            base_url: pick(&self.base_url, env::BASE_URL, &stored.base_url),
+            tenant: stored.tenant.clone(),
+        }
+    }
 }
