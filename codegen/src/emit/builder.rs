@@ -171,10 +171,11 @@ fn builder_methods_doc(op: &OpIr, api: &ApiIr, area: &str) -> Vec<String> {
     }
     settings.extend(["timeout".into(), "retry".into()]);
     let mut sends = vec!["send".to_owned(), "send_with_response".into()];
-    if waiter(op, api, area).is_some() && api.activity().is_some() {
+    // Listed when emitted: the same functions decide it.
+    if !send_and_wait(op, api, area).is_empty() {
         sends.push("send_and_wait".into());
     }
-    if op.pagination.is_some() && op.success.kind == ResponseKind::Json {
+    if !paging_methods(op, api, area, &output(op, area).0).is_empty() {
         sends.extend(["pages".into(), "items".into()]);
     }
     let mut lines = Vec::new();
