@@ -45,20 +45,15 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // First poll at once, then pauses of 1 s growing 1.5 times each (at most 10 s); gives up
     // after 5 minutes.
     let wait = WaitOptions::default();
-    let (accepted, activity) = client
+    let done = client
         .network()
         .wireless_networks()
         .create_wifi_network(&network)
         .send_and_wait(&wait)
-        .await?
-        .into_parts();
-    // The 202 answer's `response` carries the created network's id.
-    let id = accepted
-        .response
-        .as_ref()
-        .and_then(|response| response.get("id"))
-        .and_then(|id| id.as_str())
-        .unwrap_or("?");
+        .await?;
+    // The id of the created network, wherever the service's 202 answer puts it.
+    let id = done.created_id().unwrap_or("?").to_owned();
+    let (_, activity) = done.into_parts();
 
     let status = activity
         .status

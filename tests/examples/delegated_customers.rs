@@ -55,7 +55,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut query = QueryRequest::new();
     query.page_size = Some(100);
     query.fields = Some(["id", "name", "tenantType"].map(String::from).to_vec());
-    query.filters = Some(json!({"tenantType": ["MSP_EC"]}));
+    query.filters = Some([("tenantType".to_owned(), json!(["MSP_EC"]))].into());
     let mut pages = client.network().msp().query_msp_ecs(&query).pages();
     let mut customers = Vec::new();
     while let Some(page) = pages.next().await {

@@ -6,6 +6,7 @@ use ruckus_one::network::{Venue, VenueAddress};
 use ruckus_one::{Client, Config, Credentials, Method, RetryPolicy, WaitOptions};
 use ruckus_one_sim::{Fault, SimConfig, Simulator};
 use serde_json::{Value, json};
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 fn client_for(sim: &Simulator) -> Client {
@@ -50,8 +51,9 @@ async fn venue_create_read_update_query_delete() {
     // The venue service's described answer: the created venue as `response`, no top-level id.
     let answer = done.accepted();
     assert_eq!(
-        answer.response.as_ref().map(|r| &r["name"]),
-        Some(&"Lobby".into())
+        answer.response.as_ref().map(|r| r.name.as_str()),
+        Some("Lobby"),
+        "the created venue is typed"
     );
     assert!(!answer.additional_fields.contains_key("id"), "{answer:?}");
     assert_eq!(format!("{:?}", done.activity().status), "Some(Success)");
@@ -412,7 +414,7 @@ async fn the_cross_venue_ap_query_sees_the_aps_of_every_venue() {
     );
 
     query.page_size = Some(10);
-    query.filters = Some(json!({ "venueId": ["v2"] }));
+    query.filters = Some([("venueId".to_owned(), json!(["v2"]))].into());
     let page = aps.query_venue_aps(&query).send().await.expect("filtered");
     let data = page.data.unwrap_or_default();
     assert_eq!(data.len(), 1, "{data:?}");
@@ -451,7 +453,7 @@ async fn the_msp_customer_query_lists_the_configured_and_the_created_customers()
         .expect("the created tenant")
         .to_owned();
 
-    let query = |filters: Option<Value>, page: i64, page_size: i64| {
+    let query = |filters: Option<BTreeMap<String, Value>>, page: i64, page_size: i64| {
         let client = client.clone();
         async move {
             let mut q = QueryRequest::new();
@@ -475,9 +477,19 @@ async fn the_msp_customer_query_lists_the_configured_and_the_created_customers()
     assert_eq!(ids, ["customer-a", "customer-b", created_id.as_str()]);
     assert_eq!(rows[0].name.as_deref(), Some("Alpha"), "the MSP's record");
     assert_eq!(rows[2].name.as_deref(), Some("Gamma"), "the created tenant");
-    let (total, ids, _) = query(Some(json!({"id": ["customer-b"]})), 1, 10).await;
+    let (total, ids, _) = query(
+        Some([("id".to_owned(), json!(["customer-b"]))].into()),
+        1,
+        10,
+    )
+    .await;
     assert_eq!((total, ids), (Some(1), vec!["customer-b".to_owned()]));
-    let (total, ids, _) = query(Some(json!({"tenantType": ["MSP_EC"]})), 2, 2).await;
+    let (total, ids, _) = query(
+        Some([("tenantType".to_owned(), json!(["MSP_EC"]))].into()),
+        2,
+        2,
+    )
+    .await;
     assert_eq!(
         (total, ids),
         (Some(3), vec![created_id.clone()]),

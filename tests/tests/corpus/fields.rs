@@ -23,6 +23,9 @@ pub enum Class {
     UnknownEnumValue,
     /// A value no variant of the union takes (decodes to `Unknown`).
     UnionUnknown,
+    /// An object, or a list of objects, in a field typed as raw JSON: it decodes, but none of
+    /// its fields is typed.
+    RawValue,
 }
 
 /// One disagreement: where in the payload (a JSON pointer), in which type, and what.
@@ -109,12 +112,12 @@ impl Walk<'_, '_> {
         match (ty, value) {
             (TypeRef::Array(inner), Value::Array(items)) => {
                 for (i, item) in items.iter().enumerate() {
-                    self.value(inner, item, &format!("{at}/{i}"), tally);
+                    self.element(inner, item, &format!("{at}/{i}"), tally);
                 }
             }
             (TypeRef::Map(inner), Value::Object(map)) => {
                 for (k, v) in map {
-                    self.value(inner, v, &format!("{at}/{}", escape(k)), tally);
+                    self.element(inner, v, &format!("{at}/{}", escape(k)), tally);
                 }
             }
             (TypeRef::Named { name, .. }, _) => {
@@ -123,6 +126,21 @@ impl Walk<'_, '_> {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// An element of a list or map: of the element type's JSON type, then walked.
+    fn element(&self, ty: &TypeRef, value: &Value, at: &str, tally: &mut Tally) {
+        if value.is_null() || self.shape_ok(ty, value) {
+            self.value(ty, value, at, tally);
+        } else {
+            let detail = format!("{} is {}", ty.display(), json_type(value));
+            tally.findings.push(Finding {
+                at: at.to_owned(),
+                type_name: ty.display(),
+                class: Class::WrongType,
+                detail,
+            });
         }
     }
 
@@ -219,7 +237,11 @@ impl Walk<'_, '_> {
                 }
                 continue;
             }
-            if self.shape_ok(&f.ty, v) {
+            if untyped_fields(&f.ty, v) {
+                tally
+                    .findings
+                    .push(finding(&here, t, Class::RawValue, &compact(v)));
+            } else if self.shape_ok(&f.ty, v) {
                 tally.agree += 1;
                 self.value(&f.ty, v, &here, tally);
             } else {
@@ -300,5 +322,27 @@ fn compact(v: &Value) -> String {
     match text.char_indices().nth(80) {
         Some((i, _)) => format!("{}...", &text[..i]),
         None => text,
+    }
+}
+
+/// Whether a value of the type `ty` keeps fields of its own as raw JSON: an object with keys
+/// where the type says only `json`.
+fn untyped_fields(ty: &TypeRef, v: &Value) -> bool {
+    match (ty, v) {
+        (TypeRef::Json | TypeRef::NotShown(_), _) => holds_object(v),
+        (TypeRef::Array(inner), Value::Array(items)) => {
+            items.iter().any(|x| untyped_fields(inner, x))
+        }
+        (TypeRef::Map(inner), Value::Object(map)) => map.values().any(|x| untyped_fields(inner, x)),
+        _ => false,
+    }
+}
+
+/// Whether a value has fields of its own: an object with keys, or a list holding one.
+fn holds_object(v: &Value) -> bool {
+    match v {
+        Value::Object(m) => !m.is_empty(),
+        Value::Array(items) => items.iter().any(holds_object),
+        _ => false,
     }
 }

@@ -933,6 +933,78 @@ impl<'de> serde::Deserialize<'de> for ChangedApplicationType {
         Ok(Self::from(s.as_str()))
     }
 }
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicyOperationResponse).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct DevicePolicyOperationResponse {
+    pub request_id: Option<String>,
+    pub response: Option<DevicePolicyV1>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for DevicePolicyOperationResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &DevicePolicyOperationResponse,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("requestId", &v.request_id);
+            w.optional("response", &v.response);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DevicePolicyOperationResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            DevicePolicyOperationResponse,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = DevicePolicyOperationResponse {
+                request_id: f.optional("requestId"),
+                response: f.optional("response"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DevicePolicyOperationResponse"))
+    }
+}
+impl DevicePolicyOperationResponse {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            response: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(mut self, value: impl Into<DevicePolicyV1>) -> Self {
+        self.response = Some(value.into());
+        self
+    }
+}
 /// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicy).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -1535,7 +1607,7 @@ impl<'a> AccessControlClient<'a> {
     /// `POST /applicationPolicies` on the `network` API.
     ///
     /// - Request body (json, required): `ApplicationPolicy`
-    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `ApplicationPolicyOperationResponse` (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/applicationPolicies")]
@@ -1558,7 +1630,7 @@ impl<'a> AccessControlClient<'a> {
     /// `POST /applicationPolicies` on the `network` API.
     ///
     /// - Request body (json, required): `ApplicationPolicyV1`
-    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `ApplicationPolicyOperationResponse` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateApplicationPolicyV1::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/applicationPolicies")]
@@ -1750,7 +1822,7 @@ impl<'a> AccessControlClient<'a> {
     /// `POST /devicePolicies` on the `network` API.
     ///
     /// - Request body (json, required): `DevicePolicy`
-    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `DevicePolicyOperationResponse` (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/devicePolicies")]
@@ -1773,7 +1845,7 @@ impl<'a> AccessControlClient<'a> {
     /// `POST /devicePolicies` on the `network` API.
     ///
     /// - Request body (json, required): `DevicePolicyV1`
-    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `DevicePolicyOperationResponse` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateDevicePolicyV1::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/devicePolicies")]
@@ -2334,7 +2406,7 @@ impl<'a> AccessControlClient<'a> {
     /// `POST /accessControlProfiles` on the `network` API.
     ///
     /// - Request body (json, required): `AccessControlProfile`
-    /// - Response 202: `WifiEntityIdOperationResponse`
+    /// - Response 202: `ApplicationPolicyOperationResponse`
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `AddAccessControlProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml addAccessControlProfile).
@@ -3881,7 +3953,7 @@ impl<'a> CreateApplicationPolicy<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
+                super::common::ApplicationPolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -3895,7 +3967,9 @@ impl<'a> CreateApplicationPolicy<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Response<
+                super::common::ApplicationPolicyOperationResponse,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -3915,7 +3989,7 @@ impl<'a> CreateApplicationPolicy<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
+                super::common::ApplicationPolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -3991,7 +4065,7 @@ impl<'a> CreateApplicationPolicyV1<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
+                super::common::ApplicationPolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4005,7 +4079,9 @@ impl<'a> CreateApplicationPolicyV1<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Response<
+                super::common::ApplicationPolicyOperationResponse,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -4025,7 +4101,7 @@ impl<'a> CreateApplicationPolicyV1<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
+                super::common::ApplicationPolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4717,7 +4793,7 @@ impl<'a> CreateDevicePolicy<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
+                DevicePolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4731,7 +4807,7 @@ impl<'a> CreateDevicePolicy<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Response<DevicePolicyOperationResponse>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -4751,7 +4827,7 @@ impl<'a> CreateDevicePolicy<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
+                DevicePolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4827,7 +4903,7 @@ impl<'a> CreateDevicePolicyV1<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
+                DevicePolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4841,7 +4917,7 @@ impl<'a> CreateDevicePolicyV1<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Response<DevicePolicyOperationResponse>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -4861,7 +4937,7 @@ impl<'a> CreateDevicePolicyV1<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
+                DevicePolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -7145,7 +7221,7 @@ impl<'a> AddAccessControlProfile<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::common::WifiEntityIdOperationResponse,
+                super::common::ApplicationPolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -7159,7 +7235,9 @@ impl<'a> AddAccessControlProfile<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::common::WifiEntityIdOperationResponse>,
+            ruckus_one_runtime::Response<
+                super::common::ApplicationPolicyOperationResponse,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -7179,7 +7257,7 @@ impl<'a> AddAccessControlProfile<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::common::WifiEntityIdOperationResponse,
+                super::common::ApplicationPolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,

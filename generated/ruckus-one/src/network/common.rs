@@ -11,3 +11,4 @@ include!("common/types_3.rs");
 include!("common/types_4.rs");
 include!("common/types_5.rs");
 include!("common/types_6.rs");
+include!("common/types_7.rs");

@@ -1016,7 +1016,7 @@ pub struct DpskPassphraseQueryResponse {
     pub page: Option<i64>,
     pub data: Option<Vec<DpskPassphrase>>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_dpsk_service_passphrases/02.json).
-    pub pagination: Option<serde_json::Value>,
+    pub pagination: Option<DpskPassphraseQueryResponsePagination>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -1108,8 +1108,75 @@ impl DpskPassphraseQueryResponse {
         self
     }
     /// Sets `pagination`.
-    pub fn with_pagination(mut self, value: impl Into<serde_json::Value>) -> Self {
+    pub fn with_pagination(
+        mut self,
+        value: impl Into<DpskPassphraseQueryResponsePagination>,
+    ) -> Self {
         self.pagination = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/query_dpsk_service_passphrases/02.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct DpskPassphraseQueryResponsePagination {
+    /// May be null.
+    pub settings_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for DpskPassphraseQueryResponsePagination {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &DpskPassphraseQueryResponsePagination,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("settingsId", &v.settings_id);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DpskPassphraseQueryResponsePagination {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            DpskPassphraseQueryResponsePagination,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = DpskPassphraseQueryResponsePagination {
+                settings_id: f.optional("settingsId"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DpskPassphraseQueryResponsePagination"))
+    }
+}
+impl DpskPassphraseQueryResponsePagination {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            settings_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `settingsId`.
+    pub fn with_settings_id(mut self, value: impl Into<String>) -> Self {
+        self.settings_id = Some(value.into());
         self
     }
 }
@@ -1548,7 +1615,7 @@ pub struct DpskPoolQueryResponse {
     pub page: Option<i64>,
     pub data: Option<Vec<DpskPool>>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
-    pub content: Option<Vec<serde_json::Value>>,
+    pub content: Option<Vec<DpskPoolQueryResponseContentItem>>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
     pub empty: Option<bool>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
@@ -1560,11 +1627,11 @@ pub struct DpskPoolQueryResponse {
     /// May be null. Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
     pub number_of_elements: Option<i64>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
-    pub pageable: Option<serde_json::Value>,
+    pub pageable: Option<DpskPoolQueryResponsePageable>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
     pub size: Option<i64>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
-    pub sort: Option<serde_json::Value>,
+    pub sort: Option<DpskPoolQueryResponsePageableSort>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
     pub total_elements: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1682,7 +1749,10 @@ impl DpskPoolQueryResponse {
         self
     }
     /// Sets `content`.
-    pub fn with_content(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+    pub fn with_content(
+        mut self,
+        value: impl Into<Vec<DpskPoolQueryResponseContentItem>>,
+    ) -> Self {
         self.content = Some(value.into());
         self
     }
@@ -1712,7 +1782,10 @@ impl DpskPoolQueryResponse {
         self
     }
     /// Sets `pageable`.
-    pub fn with_pageable(mut self, value: impl Into<serde_json::Value>) -> Self {
+    pub fn with_pageable(
+        mut self,
+        value: impl Into<DpskPoolQueryResponsePageable>,
+    ) -> Self {
         self.pageable = Some(value.into());
         self
     }
@@ -1722,13 +1795,427 @@ impl DpskPoolQueryResponse {
         self
     }
     /// Sets `sort`.
-    pub fn with_sort(mut self, value: impl Into<serde_json::Value>) -> Self {
+    pub fn with_sort(
+        mut self,
+        value: impl Into<DpskPoolQueryResponsePageableSort>,
+    ) -> Self {
         self.sort = Some(value.into());
         self
     }
     /// Sets `totalElements`.
     pub fn with_total_elements(mut self, value: impl Into<i64>) -> Self {
         self.total_elements = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct DpskPoolQueryResponseContentItem {
+    /// May be null.
+    pub creation_date: Option<serde_json::Value>,
+    /// May be null.
+    pub device_count_limit: Option<serde_json::Value>,
+    /// May be null.
+    pub expiration_date: Option<String>,
+    /// May be null.
+    pub expiration_offset: Option<i64>,
+    /// May be null.
+    pub expiration_type: Option<String>,
+    /// May be null.
+    pub id: Option<String>,
+    /// May be null.
+    pub identity_id: Option<String>,
+    /// May be null.
+    pub last_updation_date: Option<String>,
+    /// May be null.
+    pub name: Option<String>,
+    /// May be null.
+    pub network_count: Option<i64>,
+    /// May be null.
+    pub network_ids: Option<Vec<serde_json::Value>>,
+    /// May be null; secret: redacted in `Debug`.
+    pub passphrase_format: Option<ruckus_one_runtime::Secret>,
+    /// May be null.
+    pub passphrase_length: Option<i64>,
+    /// May be null.
+    pub policy_default_access: Option<bool>,
+    /// May be null.
+    pub policy_set_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for DpskPoolQueryResponseContentItem {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &DpskPoolQueryResponseContentItem,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("creationDate", &v.creation_date);
+            w.optional("deviceCountLimit", &v.device_count_limit);
+            w.optional("expirationDate", &v.expiration_date);
+            w.optional("expirationOffset", &v.expiration_offset);
+            w.optional("expirationType", &v.expiration_type);
+            w.optional("id", &v.id);
+            w.optional("identityId", &v.identity_id);
+            w.optional("lastUpdationDate", &v.last_updation_date);
+            w.optional("name", &v.name);
+            w.optional("networkCount", &v.network_count);
+            w.optional("networkIds", &v.network_ids);
+            w.optional("passphraseFormat", &v.passphrase_format);
+            w.optional("passphraseLength", &v.passphrase_length);
+            w.optional("policyDefaultAccess", &v.policy_default_access);
+            w.optional("policySetId", &v.policy_set_id);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DpskPoolQueryResponseContentItem {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            DpskPoolQueryResponseContentItem,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = DpskPoolQueryResponseContentItem {
+                creation_date: f.optional("creationDate"),
+                device_count_limit: f.optional("deviceCountLimit"),
+                expiration_date: f.optional("expirationDate"),
+                expiration_offset: f.optional("expirationOffset"),
+                expiration_type: f.optional("expirationType"),
+                id: f.optional("id"),
+                identity_id: f.optional("identityId"),
+                last_updation_date: f.optional("lastUpdationDate"),
+                name: f.optional("name"),
+                network_count: f.optional("networkCount"),
+                network_ids: f.optional("networkIds"),
+                passphrase_format: f.optional("passphraseFormat"),
+                passphrase_length: f.optional("passphraseLength"),
+                policy_default_access: f.optional("policyDefaultAccess"),
+                policy_set_id: f.optional("policySetId"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DpskPoolQueryResponseContentItem"))
+    }
+}
+impl DpskPoolQueryResponseContentItem {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            creation_date: None,
+            device_count_limit: None,
+            expiration_date: None,
+            expiration_offset: None,
+            expiration_type: None,
+            id: None,
+            identity_id: None,
+            last_updation_date: None,
+            name: None,
+            network_count: None,
+            network_ids: None,
+            passphrase_format: None,
+            passphrase_length: None,
+            policy_default_access: None,
+            policy_set_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `creationDate`.
+    pub fn with_creation_date(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.creation_date = Some(value.into());
+        self
+    }
+    /// Sets `deviceCountLimit`.
+    pub fn with_device_count_limit(
+        mut self,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.device_count_limit = Some(value.into());
+        self
+    }
+    /// Sets `expirationDate`.
+    pub fn with_expiration_date(mut self, value: impl Into<String>) -> Self {
+        self.expiration_date = Some(value.into());
+        self
+    }
+    /// Sets `expirationOffset`.
+    pub fn with_expiration_offset(mut self, value: impl Into<i64>) -> Self {
+        self.expiration_offset = Some(value.into());
+        self
+    }
+    /// Sets `expirationType`.
+    pub fn with_expiration_type(mut self, value: impl Into<String>) -> Self {
+        self.expiration_type = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `identityId`.
+    pub fn with_identity_id(mut self, value: impl Into<String>) -> Self {
+        self.identity_id = Some(value.into());
+        self
+    }
+    /// Sets `lastUpdationDate`.
+    pub fn with_last_updation_date(mut self, value: impl Into<String>) -> Self {
+        self.last_updation_date = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `networkCount`.
+    pub fn with_network_count(mut self, value: impl Into<i64>) -> Self {
+        self.network_count = Some(value.into());
+        self
+    }
+    /// Sets `networkIds`.
+    pub fn with_network_ids(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.network_ids = Some(value.into());
+        self
+    }
+    /// Sets `passphraseFormat`.
+    pub fn with_passphrase_format(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.passphrase_format = Some(value.into());
+        self
+    }
+    /// Sets `passphraseLength`.
+    pub fn with_passphrase_length(mut self, value: impl Into<i64>) -> Self {
+        self.passphrase_length = Some(value.into());
+        self
+    }
+    /// Sets `policyDefaultAccess`.
+    pub fn with_policy_default_access(mut self, value: impl Into<bool>) -> Self {
+        self.policy_default_access = Some(value.into());
+        self
+    }
+    /// Sets `policySetId`.
+    pub fn with_policy_set_id(mut self, value: impl Into<String>) -> Self {
+        self.policy_set_id = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct DpskPoolQueryResponsePageable {
+    /// May be null.
+    pub offset: Option<i64>,
+    /// May be null.
+    pub page_number: Option<i64>,
+    /// May be null.
+    pub page_size: Option<i64>,
+    /// May be null.
+    pub paged: Option<bool>,
+    /// May be null.
+    pub sort: Option<DpskPoolQueryResponsePageableSort>,
+    /// May be null.
+    pub unpaged: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for DpskPoolQueryResponsePageable {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &DpskPoolQueryResponsePageable,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("offset", &v.offset);
+            w.optional("pageNumber", &v.page_number);
+            w.optional("pageSize", &v.page_size);
+            w.optional("paged", &v.paged);
+            w.optional("sort", &v.sort);
+            w.optional("unpaged", &v.unpaged);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DpskPoolQueryResponsePageable {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            DpskPoolQueryResponsePageable,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = DpskPoolQueryResponsePageable {
+                offset: f.optional("offset"),
+                page_number: f.optional("pageNumber"),
+                page_size: f.optional("pageSize"),
+                paged: f.optional("paged"),
+                sort: f.optional("sort"),
+                unpaged: f.optional("unpaged"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DpskPoolQueryResponsePageable"))
+    }
+}
+impl DpskPoolQueryResponsePageable {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            offset: None,
+            page_number: None,
+            page_size: None,
+            paged: None,
+            sort: None,
+            unpaged: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `offset`.
+    pub fn with_offset(mut self, value: impl Into<i64>) -> Self {
+        self.offset = Some(value.into());
+        self
+    }
+    /// Sets `pageNumber`.
+    pub fn with_page_number(mut self, value: impl Into<i64>) -> Self {
+        self.page_number = Some(value.into());
+        self
+    }
+    /// Sets `pageSize`.
+    pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
+        self.page_size = Some(value.into());
+        self
+    }
+    /// Sets `paged`.
+    pub fn with_paged(mut self, value: impl Into<bool>) -> Self {
+        self.paged = Some(value.into());
+        self
+    }
+    /// Sets `sort`.
+    pub fn with_sort(
+        mut self,
+        value: impl Into<DpskPoolQueryResponsePageableSort>,
+    ) -> Self {
+        self.sort = Some(value.into());
+        self
+    }
+    /// Sets `unpaged`.
+    pub fn with_unpaged(mut self, value: impl Into<bool>) -> Self {
+        self.unpaged = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/query_dpsk_services/02.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct DpskPoolQueryResponsePageableSort {
+    /// May be null.
+    pub empty: Option<bool>,
+    /// May be null.
+    pub sorted: Option<bool>,
+    /// May be null.
+    pub unsorted: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for DpskPoolQueryResponsePageableSort {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &DpskPoolQueryResponsePageableSort,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("empty", &v.empty);
+            w.optional("sorted", &v.sorted);
+            w.optional("unsorted", &v.unsorted);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DpskPoolQueryResponsePageableSort {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            DpskPoolQueryResponsePageableSort,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = DpskPoolQueryResponsePageableSort {
+                empty: f.optional("empty"),
+                sorted: f.optional("sorted"),
+                unsorted: f.optional("unsorted"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DpskPoolQueryResponsePageableSort"))
+    }
+}
+impl DpskPoolQueryResponsePageableSort {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            empty: None,
+            sorted: None,
+            unsorted: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `empty`.
+    pub fn with_empty(mut self, value: impl Into<bool>) -> Self {
+        self.empty = Some(value.into());
+        self
+    }
+    /// Sets `sorted`.
+    pub fn with_sorted(mut self, value: impl Into<bool>) -> Self {
+        self.sorted = Some(value.into());
+        self
+    }
+    /// Sets `unsorted`.
+    pub fn with_unsorted(mut self, value: impl Into<bool>) -> Self {
+        self.unsorted = Some(value.into());
         self
     }
 }

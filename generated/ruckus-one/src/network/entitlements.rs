@@ -2262,6 +2262,164 @@ impl EntitlementBanner {
         self
     }
 }
+/// One row of the utilization query: how many licenses of a type are bought, used and left (the payloads give its other fields).
+///
+/// Provenance: reference (payloads ui-fixtures/query_entitlement_utilizations/02.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct EntitlementUtilization {
+    pub license_type: Option<String>,
+    pub usage_type: Option<String>,
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_entitlement_utilizations/02.json).
+    pub courtesy_quantity: Option<i64>,
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_entitlement_utilizations/02.json).
+    pub is_trial: Option<bool>,
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_entitlement_utilizations/02.json).
+    pub purchased_quantity: Option<i64>,
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_entitlement_utilizations/02.json).
+    pub quantity: Option<i64>,
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_entitlement_utilizations/02.json).
+    pub remaining_licenses: Option<i64>,
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_entitlement_utilizations/02.json).
+    pub remaining_quantity: Option<i64>,
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_entitlement_utilizations/02.json).
+    pub used_quantity: Option<i64>,
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_entitlement_utilizations/02.json).
+    pub used_quantity_for_own_assignment: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for EntitlementUtilization {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &EntitlementUtilization,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("licenseType", &v.license_type);
+            w.optional("usageType", &v.usage_type);
+            w.optional("courtesyQuantity", &v.courtesy_quantity);
+            w.optional("isTrial", &v.is_trial);
+            w.optional("purchasedQuantity", &v.purchased_quantity);
+            w.optional("quantity", &v.quantity);
+            w.optional("remainingLicenses", &v.remaining_licenses);
+            w.optional("remainingQuantity", &v.remaining_quantity);
+            w.optional("usedQuantity", &v.used_quantity);
+            w.optional(
+                "usedQuantityForOwnAssignment",
+                &v.used_quantity_for_own_assignment,
+            );
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EntitlementUtilization {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EntitlementUtilization, ruckus_one_runtime::object::FieldError> {
+            let value = EntitlementUtilization {
+                license_type: f.optional("licenseType"),
+                usage_type: f.optional("usageType"),
+                courtesy_quantity: f.optional("courtesyQuantity"),
+                is_trial: f.optional("isTrial"),
+                purchased_quantity: f.optional("purchasedQuantity"),
+                quantity: f.optional("quantity"),
+                remaining_licenses: f.optional("remainingLicenses"),
+                remaining_quantity: f.optional("remainingQuantity"),
+                used_quantity: f.optional("usedQuantity"),
+                used_quantity_for_own_assignment: f
+                    .optional("usedQuantityForOwnAssignment"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EntitlementUtilization"))
+    }
+}
+impl EntitlementUtilization {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            license_type: None,
+            usage_type: None,
+            courtesy_quantity: None,
+            is_trial: None,
+            purchased_quantity: None,
+            quantity: None,
+            remaining_licenses: None,
+            remaining_quantity: None,
+            used_quantity: None,
+            used_quantity_for_own_assignment: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `licenseType`.
+    pub fn with_license_type(mut self, value: impl Into<String>) -> Self {
+        self.license_type = Some(value.into());
+        self
+    }
+    /// Sets `usageType`.
+    pub fn with_usage_type(mut self, value: impl Into<String>) -> Self {
+        self.usage_type = Some(value.into());
+        self
+    }
+    /// Sets `courtesyQuantity`.
+    pub fn with_courtesy_quantity(mut self, value: impl Into<i64>) -> Self {
+        self.courtesy_quantity = Some(value.into());
+        self
+    }
+    /// Sets `isTrial`.
+    pub fn with_is_trial(mut self, value: impl Into<bool>) -> Self {
+        self.is_trial = Some(value.into());
+        self
+    }
+    /// Sets `purchasedQuantity`.
+    pub fn with_purchased_quantity(mut self, value: impl Into<i64>) -> Self {
+        self.purchased_quantity = Some(value.into());
+        self
+    }
+    /// Sets `quantity`.
+    pub fn with_quantity(mut self, value: impl Into<i64>) -> Self {
+        self.quantity = Some(value.into());
+        self
+    }
+    /// Sets `remainingLicenses`.
+    pub fn with_remaining_licenses(mut self, value: impl Into<i64>) -> Self {
+        self.remaining_licenses = Some(value.into());
+        self
+    }
+    /// Sets `remainingQuantity`.
+    pub fn with_remaining_quantity(mut self, value: impl Into<i64>) -> Self {
+        self.remaining_quantity = Some(value.into());
+        self
+    }
+    /// Sets `usedQuantity`.
+    pub fn with_used_quantity(mut self, value: impl Into<i64>) -> Self {
+        self.used_quantity = Some(value.into());
+        self
+    }
+    /// Sets `usedQuantityForOwnAssignment`.
+    pub fn with_used_quantity_for_own_assignment(
+        mut self,
+        value: impl Into<i64>,
+    ) -> Self {
+        self.used_quantity_for_own_assignment = Some(value.into());
+        self
+    }
+}
 /// Provenance: reference (manage_entitlements_api-0.2.0.yaml LicenseBannerDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -4584,7 +4742,7 @@ impl<'a> QueryEntitlementUtilizations<'a> {
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
     #[inline]
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, EntitlementUtilization> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.

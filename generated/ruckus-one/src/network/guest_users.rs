@@ -5,6 +5,381 @@
 //! Guest users of guest Wi-Fi networks: create, read, change, delete, query and export them, and the deprecated network-less guest user paths. Split from the wireless networks area so each can be compiled alone.
 //!
 //! Spec: `spec/network/guest_users.yaml`.
+/// Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ClientApInformation {
+    /// May be null.
+    pub bssid: Option<String>,
+    /// May be null.
+    pub mac_address: Option<String>,
+    /// May be null.
+    pub name: Option<String>,
+    /// May be null.
+    pub serial_number: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for ClientApInformation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ClientApInformation, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("bssid", &v.bssid);
+            w.optional("macAddress", &v.mac_address);
+            w.optional("name", &v.name);
+            w.optional("serialNumber", &v.serial_number);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ClientApInformation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ClientApInformation, ruckus_one_runtime::object::FieldError> {
+            let value = ClientApInformation {
+                bssid: f.optional("bssid"),
+                mac_address: f.optional("macAddress"),
+                name: f.optional("name"),
+                serial_number: f.optional("serialNumber"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ClientApInformation"))
+    }
+}
+impl ClientApInformation {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            bssid: None,
+            mac_address: None,
+            name: None,
+            serial_number: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `bssid`.
+    pub fn with_bssid(mut self, value: impl Into<String>) -> Self {
+        self.bssid = Some(value.into());
+        self
+    }
+    /// Sets `macAddress`.
+    pub fn with_mac_address(mut self, value: impl Into<String>) -> Self {
+        self.mac_address = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `serialNumber`.
+    pub fn with_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.serial_number = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ClientNetworkInformation {
+    /// May be null.
+    pub encryption_method: Option<String>,
+    /// May be null.
+    pub id: Option<String>,
+    /// May be null.
+    pub ssid: Option<String>,
+    /// May be null.
+    pub type_: Option<String>,
+    /// May be null.
+    pub vlan: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for ClientNetworkInformation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ClientNetworkInformation,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("encryptionMethod", &v.encryption_method);
+            w.optional("id", &v.id);
+            w.optional("ssid", &v.ssid);
+            w.optional("type", &v.type_);
+            w.optional("vlan", &v.vlan);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ClientNetworkInformation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ClientNetworkInformation, ruckus_one_runtime::object::FieldError> {
+            let value = ClientNetworkInformation {
+                encryption_method: f.optional("encryptionMethod"),
+                id: f.optional("id"),
+                ssid: f.optional("ssid"),
+                type_: f.optional("type"),
+                vlan: f.optional("vlan"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ClientNetworkInformation"))
+    }
+}
+impl ClientNetworkInformation {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            encryption_method: None,
+            id: None,
+            ssid: None,
+            type_: None,
+            vlan: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `encryptionMethod`.
+    pub fn with_encryption_method(mut self, value: impl Into<String>) -> Self {
+        self.encryption_method = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `ssid`.
+    pub fn with_ssid(mut self, value: impl Into<String>) -> Self {
+        self.ssid = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `vlan`.
+    pub fn with_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.vlan = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ClientSignalStatus {
+    /// May be null.
+    pub health: Option<String>,
+    /// May be null.
+    pub rssi: Option<i64>,
+    /// May be null.
+    pub snr: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for ClientSignalStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ClientSignalStatus, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("health", &v.health);
+            w.optional("rssi", &v.rssi);
+            w.optional("snr", &v.snr);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ClientSignalStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ClientSignalStatus, ruckus_one_runtime::object::FieldError> {
+            let value = ClientSignalStatus {
+                health: f.optional("health"),
+                rssi: f.optional("rssi"),
+                snr: f.optional("snr"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ClientSignalStatus"))
+    }
+}
+impl ClientSignalStatus {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            health: None,
+            rssi: None,
+            snr: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `health`.
+    pub fn with_health(mut self, value: impl Into<String>) -> Self {
+        self.health = Some(value.into());
+        self
+    }
+    /// Sets `rssi`.
+    pub fn with_rssi(mut self, value: impl Into<i64>) -> Self {
+        self.rssi = Some(value.into());
+        self
+    }
+    /// Sets `snr`.
+    pub fn with_snr(mut self, value: impl Into<i64>) -> Self {
+        self.snr = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ClientTrafficStatus {
+    /// May be null.
+    pub frames_dropped: Option<i64>,
+    /// May be null.
+    pub packets_from_client: Option<i64>,
+    /// May be null.
+    pub packets_to_client: Option<i64>,
+    /// May be null.
+    pub total_traffic: Option<i64>,
+    /// May be null.
+    pub traffic_from_client: Option<i64>,
+    /// May be null.
+    pub traffic_to_client: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for ClientTrafficStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ClientTrafficStatus, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("framesDropped", &v.frames_dropped);
+            w.optional("packetsFromClient", &v.packets_from_client);
+            w.optional("packetsToClient", &v.packets_to_client);
+            w.optional("totalTraffic", &v.total_traffic);
+            w.optional("trafficFromClient", &v.traffic_from_client);
+            w.optional("trafficToClient", &v.traffic_to_client);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ClientTrafficStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ClientTrafficStatus, ruckus_one_runtime::object::FieldError> {
+            let value = ClientTrafficStatus {
+                frames_dropped: f.optional("framesDropped"),
+                packets_from_client: f.optional("packetsFromClient"),
+                packets_to_client: f.optional("packetsToClient"),
+                total_traffic: f.optional("totalTraffic"),
+                traffic_from_client: f.optional("trafficFromClient"),
+                traffic_to_client: f.optional("trafficToClient"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ClientTrafficStatus"))
+    }
+}
+impl ClientTrafficStatus {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            frames_dropped: None,
+            packets_from_client: None,
+            packets_to_client: None,
+            total_traffic: None,
+            traffic_from_client: None,
+            traffic_to_client: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `framesDropped`.
+    pub fn with_frames_dropped(mut self, value: impl Into<i64>) -> Self {
+        self.frames_dropped = Some(value.into());
+        self
+    }
+    /// Sets `packetsFromClient`.
+    pub fn with_packets_from_client(mut self, value: impl Into<i64>) -> Self {
+        self.packets_from_client = Some(value.into());
+        self
+    }
+    /// Sets `packetsToClient`.
+    pub fn with_packets_to_client(mut self, value: impl Into<i64>) -> Self {
+        self.packets_to_client = Some(value.into());
+        self
+    }
+    /// Sets `totalTraffic`.
+    pub fn with_total_traffic(mut self, value: impl Into<i64>) -> Self {
+        self.total_traffic = Some(value.into());
+        self
+    }
+    /// Sets `trafficFromClient`.
+    pub fn with_traffic_from_client(mut self, value: impl Into<i64>) -> Self {
+        self.traffic_from_client = Some(value.into());
+        self
+    }
+    /// Sets `trafficToClient`.
+    pub fn with_traffic_to_client(mut self, value: impl Into<i64>) -> Self {
+        self.traffic_to_client = Some(value.into());
+        self
+    }
+}
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -49,7 +424,7 @@ pub struct ClientV1 {
     pub switch_serial_number: Option<String>,
     pub health_check_status: Option<String>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
-    pub ap_information: Option<serde_json::Value>,
+    pub ap_information: Option<ClientApInformation>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
     pub authentication_status: Option<i64>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
@@ -57,15 +432,15 @@ pub struct ClientV1 {
     /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
     pub mac_address: Option<String>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
-    pub network_information: Option<serde_json::Value>,
+    pub network_information: Option<ClientNetworkInformation>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
-    pub radio_status: Option<serde_json::Value>,
+    pub radio_status: Option<super::common::ClientRadioStatus>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
-    pub signal_status: Option<serde_json::Value>,
+    pub signal_status: Option<ClientSignalStatus>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
-    pub traffic_status: Option<serde_json::Value>,
+    pub traffic_status: Option<ClientTrafficStatus>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
-    pub venue_information: Option<serde_json::Value>,
+    pub venue_information: Option<super::common::ClientVenueInformation>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -375,7 +750,7 @@ impl ClientV1 {
         self
     }
     /// Sets `apInformation`.
-    pub fn with_ap_information(mut self, value: impl Into<serde_json::Value>) -> Self {
+    pub fn with_ap_information(mut self, value: impl Into<ClientApInformation>) -> Self {
         self.ap_information = Some(value.into());
         self
     }
@@ -397,30 +772,33 @@ impl ClientV1 {
     /// Sets `networkInformation`.
     pub fn with_network_information(
         mut self,
-        value: impl Into<serde_json::Value>,
+        value: impl Into<ClientNetworkInformation>,
     ) -> Self {
         self.network_information = Some(value.into());
         self
     }
     /// Sets `radioStatus`.
-    pub fn with_radio_status(mut self, value: impl Into<serde_json::Value>) -> Self {
+    pub fn with_radio_status(
+        mut self,
+        value: impl Into<super::common::ClientRadioStatus>,
+    ) -> Self {
         self.radio_status = Some(value.into());
         self
     }
     /// Sets `signalStatus`.
-    pub fn with_signal_status(mut self, value: impl Into<serde_json::Value>) -> Self {
+    pub fn with_signal_status(mut self, value: impl Into<ClientSignalStatus>) -> Self {
         self.signal_status = Some(value.into());
         self
     }
     /// Sets `trafficStatus`.
-    pub fn with_traffic_status(mut self, value: impl Into<serde_json::Value>) -> Self {
+    pub fn with_traffic_status(mut self, value: impl Into<ClientTrafficStatus>) -> Self {
         self.traffic_status = Some(value.into());
         self
     }
     /// Sets `venueInformation`.
     pub fn with_venue_information(
         mut self,
-        value: impl Into<serde_json::Value>,
+        value: impl Into<super::common::ClientVenueInformation>,
     ) -> Self {
         self.venue_information = Some(value.into());
         self
@@ -542,7 +920,7 @@ pub struct Guest {
     pub devices_mac: Option<Vec<String>>,
     pub clients: Option<Vec<ClientV1>>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
-    pub ap_information: Option<serde_json::Value>,
+    pub ap_information: Option<ClientApInformation>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
     pub authentication_status: Option<i64>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
@@ -554,19 +932,19 @@ pub struct Guest {
     /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
     pub mac_address: Option<String>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
-    pub network_information: Option<serde_json::Value>,
+    pub network_information: Option<ClientNetworkInformation>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
     pub os_type: Option<String>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
-    pub radio_status: Option<serde_json::Value>,
+    pub radio_status: Option<super::common::ClientRadioStatus>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
-    pub signal_status: Option<serde_json::Value>,
+    pub signal_status: Option<ClientSignalStatus>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
-    pub traffic_status: Option<serde_json::Value>,
+    pub traffic_status: Option<ClientTrafficStatus>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
     pub username: Option<String>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/04.json).
-    pub venue_information: Option<serde_json::Value>,
+    pub venue_information: Option<super::common::ClientVenueInformation>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_guest_users_v1/01.json).
     pub wifi_network_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -781,7 +1159,7 @@ impl Guest {
         self
     }
     /// Sets `apInformation`.
-    pub fn with_ap_information(mut self, value: impl Into<serde_json::Value>) -> Self {
+    pub fn with_ap_information(mut self, value: impl Into<ClientApInformation>) -> Self {
         self.ap_information = Some(value.into());
         self
     }
@@ -813,7 +1191,7 @@ impl Guest {
     /// Sets `networkInformation`.
     pub fn with_network_information(
         mut self,
-        value: impl Into<serde_json::Value>,
+        value: impl Into<ClientNetworkInformation>,
     ) -> Self {
         self.network_information = Some(value.into());
         self
@@ -824,17 +1202,20 @@ impl Guest {
         self
     }
     /// Sets `radioStatus`.
-    pub fn with_radio_status(mut self, value: impl Into<serde_json::Value>) -> Self {
+    pub fn with_radio_status(
+        mut self,
+        value: impl Into<super::common::ClientRadioStatus>,
+    ) -> Self {
         self.radio_status = Some(value.into());
         self
     }
     /// Sets `signalStatus`.
-    pub fn with_signal_status(mut self, value: impl Into<serde_json::Value>) -> Self {
+    pub fn with_signal_status(mut self, value: impl Into<ClientSignalStatus>) -> Self {
         self.signal_status = Some(value.into());
         self
     }
     /// Sets `trafficStatus`.
-    pub fn with_traffic_status(mut self, value: impl Into<serde_json::Value>) -> Self {
+    pub fn with_traffic_status(mut self, value: impl Into<ClientTrafficStatus>) -> Self {
         self.traffic_status = Some(value.into());
         self
     }
@@ -846,7 +1227,7 @@ impl Guest {
     /// Sets `venueInformation`.
     pub fn with_venue_information(
         mut self,
-        value: impl Into<serde_json::Value>,
+        value: impl Into<super::common::ClientVenueInformation>,
     ) -> Self {
         self.venue_information = Some(value.into());
         self

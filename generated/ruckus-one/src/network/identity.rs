@@ -919,11 +919,11 @@ pub struct Identity {
     ///
     /// Wire name `_links`; `IdentityResourceLinks`; optional.
     pub links: Option<super::common::IdentityResourceLinks>,
-    /// Links of the identity.
+    /// Links in the older form, still sent beside `_links`.
     ///
-    /// Wire name `links`; array of raw JSON, shape not shown: The items of the removed links array are not shown.; optional.
-    /// Deprecated: Removed: replaced by the `_links` object.
-    pub links_2: Option<Vec<serde_json::Value>>,
+    /// Wire name `links`; `array<RelLink>`; optional.
+    /// Provenance: reference (payloads ui-fixtures/query_identities/03.json).
+    pub links_2: Option<Vec<super::common::RelLink>>,
     /// Format: uuid.
     pub id: Option<String>,
     /// Format: uuid.
@@ -1116,7 +1116,10 @@ impl Identity {
         self
     }
     /// Sets `links`.
-    pub fn with_links_2(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+    pub fn with_links_2(
+        mut self,
+        value: impl Into<Vec<super::common::RelLink>>,
+    ) -> Self {
         self.links_2 = Some(value.into());
         self
     }
@@ -1665,15 +1668,15 @@ pub struct IdentityGroup {
     pub personal_identity_network_id: Option<String>,
     pub identity_count: Option<i64>,
     /// May be null. Provenance: reference (payloads ui-fixtures/get_identity_group/03.json).
-    pub identities: Option<Vec<serde_json::Value>>,
+    pub identities: Option<Vec<IdentityGroupIdentity>>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_identity_groups/02.json).
-    pub links_2: Option<Vec<serde_json::Value>>,
+    pub links_2: Option<Vec<super::common::RelLink>>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_identity_groups/05.json).
     pub nsg_id: Option<String>,
     /// May be null. Provenance: reference (payloads ui-fixtures/get_identity_group/13.json).
     pub persona_count: Option<i64>,
     /// May be null. Provenance: reference (payloads ui-fixtures/get_identity_group/06.json).
-    pub personas: Option<Vec<serde_json::Value>>,
+    pub personas: Option<Vec<IdentityGroupPersona>>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_identity_groups/07.json).
     pub tenant_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1865,12 +1868,18 @@ impl IdentityGroup {
         self
     }
     /// Sets `identities`.
-    pub fn with_identities(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+    pub fn with_identities(
+        mut self,
+        value: impl Into<Vec<IdentityGroupIdentity>>,
+    ) -> Self {
         self.identities = Some(value.into());
         self
     }
     /// Sets `links`.
-    pub fn with_links_2(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+    pub fn with_links_2(
+        mut self,
+        value: impl Into<Vec<super::common::RelLink>>,
+    ) -> Self {
         self.links_2 = Some(value.into());
         self
     }
@@ -1885,13 +1894,498 @@ impl IdentityGroup {
         self
     }
     /// Sets `personas`.
-    pub fn with_personas(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+    pub fn with_personas(mut self, value: impl Into<Vec<IdentityGroupPersona>>) -> Self {
         self.personas = Some(value.into());
         self
     }
     /// Sets `tenantId`.
     pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
         self.tenant_id = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/get_identity_group/03.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct IdentityGroupIdentity {
+    /// May be null.
+    pub created_at: Option<serde_json::Value>,
+    /// May be null.
+    pub description: Option<serde_json::Value>,
+    /// May be null.
+    pub device_count: Option<i64>,
+    /// May be null.
+    pub devices: Option<Vec<serde_json::Value>>,
+    /// May be null; secret: redacted in `Debug`.
+    pub dpsk_guid: Option<ruckus_one_runtime::Secret>,
+    /// May be null; secret: redacted in `Debug`.
+    pub dpsk_passphrase: Option<ruckus_one_runtime::Secret>,
+    /// May be null.
+    pub email: Option<serde_json::Value>,
+    /// May be null.
+    pub ethernet_ports: Option<Vec<IdentityGroupIdentityEthernetPort>>,
+    /// May be null.
+    pub expiration_date: Option<serde_json::Value>,
+    /// May be null.
+    pub group_id: Option<String>,
+    /// May be null.
+    pub id: Option<String>,
+    /// May be null.
+    pub identity_id: Option<String>,
+    /// May be null.
+    pub links: Option<Vec<serde_json::Value>>,
+    /// May be null.
+    pub metering_profile_id: Option<serde_json::Value>,
+    /// May be null.
+    pub name: Option<String>,
+    /// May be null.
+    pub parent_id: Option<String>,
+    /// May be null.
+    pub primary: Option<bool>,
+    /// May be null.
+    pub revoked: Option<bool>,
+    /// May be null.
+    pub switches: Option<Vec<serde_json::Value>>,
+    /// May be null.
+    pub updated_at: Option<serde_json::Value>,
+    /// May be null.
+    pub vlan: Option<i64>,
+    /// May be null.
+    pub vni: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for IdentityGroupIdentity {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &IdentityGroupIdentity,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("createdAt", &v.created_at);
+            w.optional("description", &v.description);
+            w.optional("deviceCount", &v.device_count);
+            w.optional("devices", &v.devices);
+            w.optional("dpskGuid", &v.dpsk_guid);
+            w.optional("dpskPassphrase", &v.dpsk_passphrase);
+            w.optional("email", &v.email);
+            w.optional("ethernetPorts", &v.ethernet_ports);
+            w.optional("expirationDate", &v.expiration_date);
+            w.optional("groupId", &v.group_id);
+            w.optional("id", &v.id);
+            w.optional("identityId", &v.identity_id);
+            w.optional("links", &v.links);
+            w.optional("meteringProfileId", &v.metering_profile_id);
+            w.optional("name", &v.name);
+            w.optional("parentId", &v.parent_id);
+            w.optional("primary", &v.primary);
+            w.optional("revoked", &v.revoked);
+            w.optional("switches", &v.switches);
+            w.optional("updatedAt", &v.updated_at);
+            w.optional("vlan", &v.vlan);
+            w.optional("vni", &v.vni);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for IdentityGroupIdentity {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<IdentityGroupIdentity, ruckus_one_runtime::object::FieldError> {
+            let value = IdentityGroupIdentity {
+                created_at: f.optional("createdAt"),
+                description: f.optional("description"),
+                device_count: f.optional("deviceCount"),
+                devices: f.optional("devices"),
+                dpsk_guid: f.optional("dpskGuid"),
+                dpsk_passphrase: f.optional("dpskPassphrase"),
+                email: f.optional("email"),
+                ethernet_ports: f.optional("ethernetPorts"),
+                expiration_date: f.optional("expirationDate"),
+                group_id: f.optional("groupId"),
+                id: f.optional("id"),
+                identity_id: f.optional("identityId"),
+                links: f.optional("links"),
+                metering_profile_id: f.optional("meteringProfileId"),
+                name: f.optional("name"),
+                parent_id: f.optional("parentId"),
+                primary: f.optional("primary"),
+                revoked: f.optional("revoked"),
+                switches: f.optional("switches"),
+                updated_at: f.optional("updatedAt"),
+                vlan: f.optional("vlan"),
+                vni: f.optional("vni"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("IdentityGroupIdentity"))
+    }
+}
+impl IdentityGroupIdentity {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            created_at: None,
+            description: None,
+            device_count: None,
+            devices: None,
+            dpsk_guid: None,
+            dpsk_passphrase: None,
+            email: None,
+            ethernet_ports: None,
+            expiration_date: None,
+            group_id: None,
+            id: None,
+            identity_id: None,
+            links: None,
+            metering_profile_id: None,
+            name: None,
+            parent_id: None,
+            primary: None,
+            revoked: None,
+            switches: None,
+            updated_at: None,
+            vlan: None,
+            vni: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `createdAt`.
+    pub fn with_created_at(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.created_at = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `deviceCount`.
+    pub fn with_device_count(mut self, value: impl Into<i64>) -> Self {
+        self.device_count = Some(value.into());
+        self
+    }
+    /// Sets `devices`.
+    pub fn with_devices(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.devices = Some(value.into());
+        self
+    }
+    /// Sets `dpskGuid`.
+    pub fn with_dpsk_guid(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.dpsk_guid = Some(value.into());
+        self
+    }
+    /// Sets `dpskPassphrase`.
+    pub fn with_dpsk_passphrase(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.dpsk_passphrase = Some(value.into());
+        self
+    }
+    /// Sets `email`.
+    pub fn with_email(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// Sets `ethernetPorts`.
+    pub fn with_ethernet_ports(
+        mut self,
+        value: impl Into<Vec<IdentityGroupIdentityEthernetPort>>,
+    ) -> Self {
+        self.ethernet_ports = Some(value.into());
+        self
+    }
+    /// Sets `expirationDate`.
+    pub fn with_expiration_date(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.expiration_date = Some(value.into());
+        self
+    }
+    /// Sets `groupId`.
+    pub fn with_group_id(mut self, value: impl Into<String>) -> Self {
+        self.group_id = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `identityId`.
+    pub fn with_identity_id(mut self, value: impl Into<String>) -> Self {
+        self.identity_id = Some(value.into());
+        self
+    }
+    /// Sets `links`.
+    pub fn with_links(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.links = Some(value.into());
+        self
+    }
+    /// Sets `meteringProfileId`.
+    pub fn with_metering_profile_id(
+        mut self,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.metering_profile_id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `parentId`.
+    pub fn with_parent_id(mut self, value: impl Into<String>) -> Self {
+        self.parent_id = Some(value.into());
+        self
+    }
+    /// Sets `primary`.
+    pub fn with_primary(mut self, value: impl Into<bool>) -> Self {
+        self.primary = Some(value.into());
+        self
+    }
+    /// Sets `revoked`.
+    pub fn with_revoked(mut self, value: impl Into<bool>) -> Self {
+        self.revoked = Some(value.into());
+        self
+    }
+    /// Sets `switches`.
+    pub fn with_switches(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.switches = Some(value.into());
+        self
+    }
+    /// Sets `updatedAt`.
+    pub fn with_updated_at(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.updated_at = Some(value.into());
+        self
+    }
+    /// Sets `vlan`.
+    pub fn with_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.vlan = Some(value.into());
+        self
+    }
+    /// Sets `vni`.
+    pub fn with_vni(mut self, value: impl Into<i64>) -> Self {
+        self.vni = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/get_identity_group/03.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct IdentityGroupIdentityEthernetPort {
+    /// May be null.
+    pub created_at: Option<String>,
+    /// May be null.
+    pub identity_id: Option<String>,
+    /// May be null.
+    pub mac_address: Option<String>,
+    /// May be null.
+    pub name: Option<String>,
+    /// May be null.
+    pub persona_id: Option<String>,
+    /// May be null.
+    pub port_index: Option<i64>,
+    /// May be null.
+    pub updated_at: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for IdentityGroupIdentityEthernetPort {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &IdentityGroupIdentityEthernetPort,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("createdAt", &v.created_at);
+            w.optional("identityId", &v.identity_id);
+            w.optional("macAddress", &v.mac_address);
+            w.optional("name", &v.name);
+            w.optional("personaId", &v.persona_id);
+            w.optional("portIndex", &v.port_index);
+            w.optional("updatedAt", &v.updated_at);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for IdentityGroupIdentityEthernetPort {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            IdentityGroupIdentityEthernetPort,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = IdentityGroupIdentityEthernetPort {
+                created_at: f.optional("createdAt"),
+                identity_id: f.optional("identityId"),
+                mac_address: f.optional("macAddress"),
+                name: f.optional("name"),
+                persona_id: f.optional("personaId"),
+                port_index: f.optional("portIndex"),
+                updated_at: f.optional("updatedAt"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("IdentityGroupIdentityEthernetPort"))
+    }
+}
+impl IdentityGroupIdentityEthernetPort {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            created_at: None,
+            identity_id: None,
+            mac_address: None,
+            name: None,
+            persona_id: None,
+            port_index: None,
+            updated_at: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `createdAt`.
+    pub fn with_created_at(mut self, value: impl Into<String>) -> Self {
+        self.created_at = Some(value.into());
+        self
+    }
+    /// Sets `identityId`.
+    pub fn with_identity_id(mut self, value: impl Into<String>) -> Self {
+        self.identity_id = Some(value.into());
+        self
+    }
+    /// Sets `macAddress`.
+    pub fn with_mac_address(mut self, value: impl Into<String>) -> Self {
+        self.mac_address = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `personaId`.
+    pub fn with_persona_id(mut self, value: impl Into<String>) -> Self {
+        self.persona_id = Some(value.into());
+        self
+    }
+    /// Sets `portIndex`.
+    pub fn with_port_index(mut self, value: impl Into<i64>) -> Self {
+        self.port_index = Some(value.into());
+        self
+    }
+    /// Sets `updatedAt`.
+    pub fn with_updated_at(mut self, value: impl Into<String>) -> Self {
+        self.updated_at = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/get_identity_group/06.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct IdentityGroupPersona {
+    /// May be null.
+    pub group_id: Option<String>,
+    /// May be null.
+    pub id: Option<String>,
+    /// May be null.
+    pub name: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for IdentityGroupPersona {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &IdentityGroupPersona, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("groupId", &v.group_id);
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for IdentityGroupPersona {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<IdentityGroupPersona, ruckus_one_runtime::object::FieldError> {
+            let value = IdentityGroupPersona {
+                group_id: f.optional("groupId"),
+                id: f.optional("id"),
+                name: f.optional("name"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("IdentityGroupPersona"))
+    }
+}
+impl IdentityGroupPersona {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            group_id: None,
+            id: None,
+            name: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `groupId`.
+    pub fn with_group_id(mut self, value: impl Into<String>) -> Self {
+        self.group_id = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
         self
     }
 }

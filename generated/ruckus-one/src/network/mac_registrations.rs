@@ -636,11 +636,11 @@ pub struct MacRegistrationPool {
     pub association_ids: Option<Vec<String>>,
     /// Deprecated: Removed. Provenance: inferred (type not shown; array of string assumed).
     pub network_ids: Option<Vec<String>>,
-    /// Its shape is not shown.
+    /// Links in the older form, still sent beside `_links`.
     ///
-    /// Wire name `links`; `json`; optional.
-    /// Deprecated: Removed: replaced by `_links`.
-    pub links_2: Option<serde_json::Value>,
+    /// Wire name `links`; `array<RelLink>`; optional.
+    /// Provenance: reference (payloads ui-fixtures/list_mac_registration_pools/03.json, ui-fixtures/list_mac_registration_pools/08.json).
+    pub links_2: Option<Vec<super::common::RelLink>>,
     /// Format: uuid. Provenance: reference (mac_registration_api-0.0.1.yaml createPoolWithIdentityGroup).
     pub id: Option<String>,
     /// Default: true. Provenance: reference (mac_registration_api-0.0.1.yaml createPoolWithIdentityGroup).
@@ -849,7 +849,10 @@ impl MacRegistrationPool {
         self
     }
     /// Sets `links`.
-    pub fn with_links_2(mut self, value: impl Into<serde_json::Value>) -> Self {
+    pub fn with_links_2(
+        mut self,
+        value: impl Into<Vec<super::common::RelLink>>,
+    ) -> Self {
         self.links_2 = Some(value.into());
         self
     }
@@ -1511,7 +1514,7 @@ pub struct Pool {
     pub identity_id: Option<String>,
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// May be null. Provenance: reference (payloads ui-fixtures/list_wifi_network_mac_registration_pools/01.json).
-    pub links_2: Option<Vec<serde_json::Value>>,
+    pub links_2: Option<Vec<super::common::RelLink>>,
     /// May be null. Provenance: reference (payloads ui-fixtures/list_wifi_network_mac_registration_pools/01.json).
     pub network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1704,7 +1707,10 @@ impl Pool {
         self
     }
     /// Sets `links`.
-    pub fn with_links_2(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+    pub fn with_links_2(
+        mut self,
+        value: impl Into<Vec<super::common::RelLink>>,
+    ) -> Self {
         self.links_2 = Some(value.into());
         self
     }

@@ -1233,7 +1233,7 @@ pub struct MspLegacyBody {
     /// Provenance: inferred (type not shown; string assumed).
     pub request_id: Option<String>,
     /// May be null. Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
-    pub admin_delegations: Option<Vec<serde_json::Value>>,
+    pub admin_delegations: Option<Vec<MspLegacyBodyAdminDelegation>>,
     /// May be null. Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
     pub admin_firstname: Option<String>,
     /// May be null. Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
@@ -1247,7 +1247,7 @@ pub struct MspLegacyBody {
     /// May be null. Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
     pub delegations: Option<Vec<serde_json::Value>>,
     /// May be null. Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
-    pub licenses: Option<serde_json::Value>,
+    pub licenses: Option<MspLegacyBodyLicenses>,
     /// May be null. Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
     pub name: Option<String>,
     /// May be null. Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
@@ -1503,7 +1503,7 @@ impl MspLegacyBody {
     /// Sets `admin_delegations`.
     pub fn with_admin_delegations(
         mut self,
-        value: impl Into<Vec<serde_json::Value>>,
+        value: impl Into<Vec<MspLegacyBodyAdminDelegation>>,
     ) -> Self {
         self.admin_delegations = Some(value.into());
         self
@@ -1539,7 +1539,7 @@ impl MspLegacyBody {
         self
     }
     /// Sets `licenses`.
-    pub fn with_licenses(mut self, value: impl Into<serde_json::Value>) -> Self {
+    pub fn with_licenses(mut self, value: impl Into<MspLegacyBodyLicenses>) -> Self {
         self.licenses = Some(value.into());
         self
     }
@@ -1576,6 +1576,248 @@ impl MspLegacyBody {
     /// Sets `tenant_type`.
     pub fn with_tenant_type(mut self, value: impl Into<String>) -> Self {
         self.tenant_type = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct MspLegacyBodyAdminDelegation {
+    /// May be null.
+    pub msp_admin_id: Option<String>,
+    /// May be null.
+    pub msp_admin_role: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for MspLegacyBodyAdminDelegation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &MspLegacyBodyAdminDelegation,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("msp_admin_id", &v.msp_admin_id);
+            w.optional("msp_admin_role", &v.msp_admin_role);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MspLegacyBodyAdminDelegation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            MspLegacyBodyAdminDelegation,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = MspLegacyBodyAdminDelegation {
+                msp_admin_id: f.optional("msp_admin_id"),
+                msp_admin_role: f.optional("msp_admin_role"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MspLegacyBodyAdminDelegation"))
+    }
+}
+impl MspLegacyBodyAdminDelegation {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            msp_admin_id: None,
+            msp_admin_role: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `msp_admin_id`.
+    pub fn with_msp_admin_id(mut self, value: impl Into<String>) -> Self {
+        self.msp_admin_id = Some(value.into());
+        self
+    }
+    /// Sets `msp_admin_role`.
+    pub fn with_msp_admin_role(mut self, value: impl Into<String>) -> Self {
+        self.msp_admin_role = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct MspLegacyBodyLicenses {
+    /// May be null.
+    pub assignments: Option<Vec<MspLegacyBodyLicensesAssignment>>,
+    /// May be null.
+    pub trial_action: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for MspLegacyBodyLicenses {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &MspLegacyBodyLicenses,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("assignments", &v.assignments);
+            w.optional("trialAction", &v.trial_action);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MspLegacyBodyLicenses {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MspLegacyBodyLicenses, ruckus_one_runtime::object::FieldError> {
+            let value = MspLegacyBodyLicenses {
+                assignments: f.optional("assignments"),
+                trial_action: f.optional("trialAction"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MspLegacyBodyLicenses"))
+    }
+}
+impl MspLegacyBodyLicenses {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            assignments: None,
+            trial_action: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `assignments`.
+    pub fn with_assignments(
+        mut self,
+        value: impl Into<Vec<MspLegacyBodyLicensesAssignment>>,
+    ) -> Self {
+        self.assignments = Some(value.into());
+        self
+    }
+    /// Sets `trialAction`.
+    pub fn with_trial_action(mut self, value: impl Into<String>) -> Self {
+        self.trial_action = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads postman-requests/14-create-MSP-EC.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct MspLegacyBodyLicensesAssignment {
+    /// May be null.
+    pub device_sub_type: Option<String>,
+    /// May be null.
+    pub device_type: Option<String>,
+    /// May be null.
+    pub is_trial: Option<bool>,
+    /// May be null.
+    pub quantity: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for MspLegacyBodyLicensesAssignment {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &MspLegacyBodyLicensesAssignment,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("deviceSubType", &v.device_sub_type);
+            w.optional("deviceType", &v.device_type);
+            w.optional("isTrial", &v.is_trial);
+            w.optional("quantity", &v.quantity);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MspLegacyBodyLicensesAssignment {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            MspLegacyBodyLicensesAssignment,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = MspLegacyBodyLicensesAssignment {
+                device_sub_type: f.optional("deviceSubType"),
+                device_type: f.optional("deviceType"),
+                is_trial: f.optional("isTrial"),
+                quantity: f.optional("quantity"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MspLegacyBodyLicensesAssignment"))
+    }
+}
+impl MspLegacyBodyLicensesAssignment {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            device_sub_type: None,
+            device_type: None,
+            is_trial: None,
+            quantity: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `deviceSubType`.
+    pub fn with_device_sub_type(mut self, value: impl Into<String>) -> Self {
+        self.device_sub_type = Some(value.into());
+        self
+    }
+    /// Sets `deviceType`.
+    pub fn with_device_type(mut self, value: impl Into<String>) -> Self {
+        self.device_type = Some(value.into());
+        self
+    }
+    /// Sets `isTrial`.
+    pub fn with_is_trial(mut self, value: impl Into<bool>) -> Self {
+        self.is_trial = Some(value.into());
+        self
+    }
+    /// Sets `quantity`.
+    pub fn with_quantity(mut self, value: impl Into<i64>) -> Self {
+        self.quantity = Some(value.into());
         self
     }
 }

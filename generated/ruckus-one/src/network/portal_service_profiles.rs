@@ -188,6 +188,70 @@ impl OperationResponsePortalServiceProfile {
         self
     }
 }
+/// Provenance: reference (guest_api-1.7.1.yaml OperationResponseRequestIdOnly).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct OperationResponsePortalServiceProfileDto {
+    pub request_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for OperationResponsePortalServiceProfileDto {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &OperationResponsePortalServiceProfileDto,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("requestId", &v.request_id);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for OperationResponsePortalServiceProfileDto {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            OperationResponsePortalServiceProfileDto,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = OperationResponsePortalServiceProfileDto {
+                request_id: f.optional("requestId"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| e.into_error("OperationResponsePortalServiceProfileDto"))
+    }
+}
+impl OperationResponsePortalServiceProfileDto {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+}
 /// A captive portal service profile (also the shape of its templates); the document shows only part of its fields.
 ///
 /// Provenance: documented.
@@ -352,7 +416,7 @@ pub struct PortalServiceProfileContent {
     pub component_display: Option<ComponentDisplay>,
     pub display_lang_code: Option<String>,
     /// May be null. Provenance: reference (payloads ui-fixtures/get_portal_service_profile/01.json).
-    pub alternative_lang: Option<serde_json::Value>,
+    pub alternative_lang: Option<PortalServiceProfileContentAlternativeLang>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -612,8 +676,146 @@ impl PortalServiceProfileContent {
         self
     }
     /// Sets `alternativeLang`.
-    pub fn with_alternative_lang(mut self, value: impl Into<serde_json::Value>) -> Self {
+    pub fn with_alternative_lang(
+        mut self,
+        value: impl Into<PortalServiceProfileContentAlternativeLang>,
+    ) -> Self {
         self.alternative_lang = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/get_portal_service_profile/01.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct PortalServiceProfileContentAlternativeLang {
+    /// May be null.
+    pub cs: Option<bool>,
+    /// May be null.
+    pub de: Option<bool>,
+    /// May be null.
+    pub el: Option<bool>,
+    /// May be null.
+    pub fi: Option<bool>,
+    /// May be null.
+    pub fr: Option<bool>,
+    /// May be null.
+    pub hu: Option<bool>,
+    /// May be null.
+    pub it: Option<bool>,
+    /// May be null.
+    pub zh_tw: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for PortalServiceProfileContentAlternativeLang {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &PortalServiceProfileContentAlternativeLang,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("cs", &v.cs);
+            w.optional("de", &v.de);
+            w.optional("el", &v.el);
+            w.optional("fi", &v.fi);
+            w.optional("fr", &v.fr);
+            w.optional("hu", &v.hu);
+            w.optional("it", &v.it);
+            w.optional("zh_TW", &v.zh_tw);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PortalServiceProfileContentAlternativeLang {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            PortalServiceProfileContentAlternativeLang,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = PortalServiceProfileContentAlternativeLang {
+                cs: f.optional("cs"),
+                de: f.optional("de"),
+                el: f.optional("el"),
+                fi: f.optional("fi"),
+                fr: f.optional("fr"),
+                hu: f.optional("hu"),
+                it: f.optional("it"),
+                zh_tw: f.optional("zh_TW"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| e.into_error("PortalServiceProfileContentAlternativeLang"))
+    }
+}
+impl PortalServiceProfileContentAlternativeLang {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            cs: None,
+            de: None,
+            el: None,
+            fi: None,
+            fr: None,
+            hu: None,
+            it: None,
+            zh_tw: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `cs`.
+    pub fn with_cs(mut self, value: impl Into<bool>) -> Self {
+        self.cs = Some(value.into());
+        self
+    }
+    /// Sets `de`.
+    pub fn with_de(mut self, value: impl Into<bool>) -> Self {
+        self.de = Some(value.into());
+        self
+    }
+    /// Sets `el`.
+    pub fn with_el(mut self, value: impl Into<bool>) -> Self {
+        self.el = Some(value.into());
+        self
+    }
+    /// Sets `fi`.
+    pub fn with_fi(mut self, value: impl Into<bool>) -> Self {
+        self.fi = Some(value.into());
+        self
+    }
+    /// Sets `fr`.
+    pub fn with_fr(mut self, value: impl Into<bool>) -> Self {
+        self.fr = Some(value.into());
+        self
+    }
+    /// Sets `hu`.
+    pub fn with_hu(mut self, value: impl Into<bool>) -> Self {
+        self.hu = Some(value.into());
+        self
+    }
+    /// Sets `it`.
+    pub fn with_it(mut self, value: impl Into<bool>) -> Self {
+        self.it = Some(value.into());
+        self
+    }
+    /// Sets `zh_TW`.
+    pub fn with_zh_tw(mut self, value: impl Into<bool>) -> Self {
+        self.zh_tw = Some(value.into());
         self
     }
 }
@@ -782,9 +984,9 @@ pub struct QueryResponsePortalServiceProfileQueryData {
     pub error_message: Option<String>,
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_portal_service_profiles/02.json).
-    pub content: Option<Vec<serde_json::Value>>,
+    pub content: Option<Vec<QueryResponsePortalServiceProfileQueryDataContentItem>>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_template_portal_service_profiles/01.json).
-    pub paging: Option<serde_json::Value>,
+    pub paging: Option<QueryResponsePortalServiceProfileQueryDataPaging>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -902,13 +1104,756 @@ impl QueryResponsePortalServiceProfileQueryData {
         self
     }
     /// Sets `content`.
-    pub fn with_content(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+    pub fn with_content(
+        mut self,
+        value: impl Into<Vec<QueryResponsePortalServiceProfileQueryDataContentItem>>,
+    ) -> Self {
         self.content = Some(value.into());
         self
     }
     /// Sets `paging`.
-    pub fn with_paging(mut self, value: impl Into<serde_json::Value>) -> Self {
+    pub fn with_paging(
+        mut self,
+        value: impl Into<QueryResponsePortalServiceProfileQueryDataPaging>,
+    ) -> Self {
         self.paging = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/query_portal_service_profiles/02.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct QueryResponsePortalServiceProfileQueryDataContentItem {
+    /// May be null.
+    pub content: Option<QueryResponsePortalServiceProfileQueryDataContentItemContent>,
+    /// May be null.
+    pub id: Option<String>,
+    /// May be null.
+    pub name: Option<String>,
+    /// May be null.
+    pub network_ids: Option<Vec<String>>,
+    /// May be null.
+    pub service_name: Option<String>,
+    /// May be null.
+    pub wifi_network_ids: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for QueryResponsePortalServiceProfileQueryDataContentItem {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponsePortalServiceProfileQueryDataContentItem,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("content", &v.content);
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("networkIds", &v.network_ids);
+            w.optional("serviceName", &v.service_name);
+            w.optional("wifiNetworkIds", &v.wifi_network_ids);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for QueryResponsePortalServiceProfileQueryDataContentItem {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            QueryResponsePortalServiceProfileQueryDataContentItem,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = QueryResponsePortalServiceProfileQueryDataContentItem {
+                content: f.optional("content"),
+                id: f.optional("id"),
+                name: f.optional("name"),
+                network_ids: f.optional("networkIds"),
+                service_name: f.optional("serviceName"),
+                wifi_network_ids: f.optional("wifiNetworkIds"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| {
+                e.into_error("QueryResponsePortalServiceProfileQueryDataContentItem")
+            })
+    }
+}
+impl QueryResponsePortalServiceProfileQueryDataContentItem {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            content: None,
+            id: None,
+            name: None,
+            network_ids: None,
+            service_name: None,
+            wifi_network_ids: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `content`.
+    pub fn with_content(
+        mut self,
+        value: impl Into<QueryResponsePortalServiceProfileQueryDataContentItemContent>,
+    ) -> Self {
+        self.content = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `networkIds`.
+    pub fn with_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.network_ids = Some(value.into());
+        self
+    }
+    /// Sets `serviceName`.
+    pub fn with_service_name(mut self, value: impl Into<String>) -> Self {
+        self.service_name = Some(value.into());
+        self
+    }
+    /// Sets `wifiNetworkIds`.
+    pub fn with_wifi_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.wifi_network_ids = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/query_portal_service_profiles/02.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct QueryResponsePortalServiceProfileQueryDataContentItemContent {
+    /// May be null.
+    pub alternative_lang: Option<
+        QueryResponsePortalServiceProfileQueryDataContentItemContentAlternativeLang,
+    >,
+    /// May be null.
+    pub bg_color: Option<String>,
+    /// May be null.
+    pub bg_image: Option<String>,
+    /// May be null.
+    pub button_color: Option<String>,
+    /// May be null.
+    pub component_display: Option<
+        QueryResponsePortalServiceProfileQueryDataContentItemContentComponentDisplay,
+    >,
+    /// May be null.
+    pub display_lang_code: Option<String>,
+    /// May be null.
+    pub logo: Option<String>,
+    /// May be null.
+    pub logo_ratio: Option<i64>,
+    /// May be null.
+    pub photo: Option<String>,
+    /// May be null.
+    pub photo_ratio: Option<i64>,
+    /// May be null.
+    pub powered_bg_color: Option<String>,
+    /// May be null.
+    pub powered_color: Option<String>,
+    /// May be null.
+    pub powered_img: Option<String>,
+    /// May be null.
+    pub powered_img_ratio: Option<i64>,
+    /// May be null.
+    pub powered_size: Option<i64>,
+    /// May be null.
+    pub secondary_color: Option<String>,
+    /// May be null.
+    pub secondary_size: Option<i64>,
+    /// May be null.
+    pub secondary_text: Option<String>,
+    /// May be null.
+    pub terms_condition: Option<String>,
+    /// May be null.
+    pub welcome_color: Option<String>,
+    /// May be null.
+    pub welcome_size: Option<i64>,
+    /// May be null.
+    pub welcome_text: Option<String>,
+    /// May be null.
+    pub wifi4_eu_network_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for QueryResponsePortalServiceProfileQueryDataContentItemContent {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponsePortalServiceProfileQueryDataContentItemContent,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("alternativeLang", &v.alternative_lang);
+            w.optional("bgColor", &v.bg_color);
+            w.optional("bgImage", &v.bg_image);
+            w.optional("buttonColor", &v.button_color);
+            w.optional("componentDisplay", &v.component_display);
+            w.optional("displayLangCode", &v.display_lang_code);
+            w.optional("logo", &v.logo);
+            w.optional("logoRatio", &v.logo_ratio);
+            w.optional("photo", &v.photo);
+            w.optional("photoRatio", &v.photo_ratio);
+            w.optional("poweredBgColor", &v.powered_bg_color);
+            w.optional("poweredColor", &v.powered_color);
+            w.optional("poweredImg", &v.powered_img);
+            w.optional("poweredImgRatio", &v.powered_img_ratio);
+            w.optional("poweredSize", &v.powered_size);
+            w.optional("secondaryColor", &v.secondary_color);
+            w.optional("secondarySize", &v.secondary_size);
+            w.optional("secondaryText", &v.secondary_text);
+            w.optional("termsCondition", &v.terms_condition);
+            w.optional("welcomeColor", &v.welcome_color);
+            w.optional("welcomeSize", &v.welcome_size);
+            w.optional("welcomeText", &v.welcome_text);
+            w.optional("wifi4EUNetworkId", &v.wifi4_eu_network_id);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for QueryResponsePortalServiceProfileQueryDataContentItemContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            QueryResponsePortalServiceProfileQueryDataContentItemContent,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = QueryResponsePortalServiceProfileQueryDataContentItemContent {
+                alternative_lang: f.optional("alternativeLang"),
+                bg_color: f.optional("bgColor"),
+                bg_image: f.optional("bgImage"),
+                button_color: f.optional("buttonColor"),
+                component_display: f.optional("componentDisplay"),
+                display_lang_code: f.optional("displayLangCode"),
+                logo: f.optional("logo"),
+                logo_ratio: f.optional("logoRatio"),
+                photo: f.optional("photo"),
+                photo_ratio: f.optional("photoRatio"),
+                powered_bg_color: f.optional("poweredBgColor"),
+                powered_color: f.optional("poweredColor"),
+                powered_img: f.optional("poweredImg"),
+                powered_img_ratio: f.optional("poweredImgRatio"),
+                powered_size: f.optional("poweredSize"),
+                secondary_color: f.optional("secondaryColor"),
+                secondary_size: f.optional("secondarySize"),
+                secondary_text: f.optional("secondaryText"),
+                terms_condition: f.optional("termsCondition"),
+                welcome_color: f.optional("welcomeColor"),
+                welcome_size: f.optional("welcomeSize"),
+                welcome_text: f.optional("welcomeText"),
+                wifi4_eu_network_id: f.optional("wifi4EUNetworkId"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| {
+                e
+                    .into_error(
+                        "QueryResponsePortalServiceProfileQueryDataContentItemContent",
+                    )
+            })
+    }
+}
+impl QueryResponsePortalServiceProfileQueryDataContentItemContent {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            alternative_lang: None,
+            bg_color: None,
+            bg_image: None,
+            button_color: None,
+            component_display: None,
+            display_lang_code: None,
+            logo: None,
+            logo_ratio: None,
+            photo: None,
+            photo_ratio: None,
+            powered_bg_color: None,
+            powered_color: None,
+            powered_img: None,
+            powered_img_ratio: None,
+            powered_size: None,
+            secondary_color: None,
+            secondary_size: None,
+            secondary_text: None,
+            terms_condition: None,
+            welcome_color: None,
+            welcome_size: None,
+            welcome_text: None,
+            wifi4_eu_network_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `alternativeLang`.
+    pub fn with_alternative_lang(
+        mut self,
+        value: impl Into<
+            QueryResponsePortalServiceProfileQueryDataContentItemContentAlternativeLang,
+        >,
+    ) -> Self {
+        self.alternative_lang = Some(value.into());
+        self
+    }
+    /// Sets `bgColor`.
+    pub fn with_bg_color(mut self, value: impl Into<String>) -> Self {
+        self.bg_color = Some(value.into());
+        self
+    }
+    /// Sets `bgImage`.
+    pub fn with_bg_image(mut self, value: impl Into<String>) -> Self {
+        self.bg_image = Some(value.into());
+        self
+    }
+    /// Sets `buttonColor`.
+    pub fn with_button_color(mut self, value: impl Into<String>) -> Self {
+        self.button_color = Some(value.into());
+        self
+    }
+    /// Sets `componentDisplay`.
+    pub fn with_component_display(
+        mut self,
+        value: impl Into<
+            QueryResponsePortalServiceProfileQueryDataContentItemContentComponentDisplay,
+        >,
+    ) -> Self {
+        self.component_display = Some(value.into());
+        self
+    }
+    /// Sets `displayLangCode`.
+    pub fn with_display_lang_code(mut self, value: impl Into<String>) -> Self {
+        self.display_lang_code = Some(value.into());
+        self
+    }
+    /// Sets `logo`.
+    pub fn with_logo(mut self, value: impl Into<String>) -> Self {
+        self.logo = Some(value.into());
+        self
+    }
+    /// Sets `logoRatio`.
+    pub fn with_logo_ratio(mut self, value: impl Into<i64>) -> Self {
+        self.logo_ratio = Some(value.into());
+        self
+    }
+    /// Sets `photo`.
+    pub fn with_photo(mut self, value: impl Into<String>) -> Self {
+        self.photo = Some(value.into());
+        self
+    }
+    /// Sets `photoRatio`.
+    pub fn with_photo_ratio(mut self, value: impl Into<i64>) -> Self {
+        self.photo_ratio = Some(value.into());
+        self
+    }
+    /// Sets `poweredBgColor`.
+    pub fn with_powered_bg_color(mut self, value: impl Into<String>) -> Self {
+        self.powered_bg_color = Some(value.into());
+        self
+    }
+    /// Sets `poweredColor`.
+    pub fn with_powered_color(mut self, value: impl Into<String>) -> Self {
+        self.powered_color = Some(value.into());
+        self
+    }
+    /// Sets `poweredImg`.
+    pub fn with_powered_img(mut self, value: impl Into<String>) -> Self {
+        self.powered_img = Some(value.into());
+        self
+    }
+    /// Sets `poweredImgRatio`.
+    pub fn with_powered_img_ratio(mut self, value: impl Into<i64>) -> Self {
+        self.powered_img_ratio = Some(value.into());
+        self
+    }
+    /// Sets `poweredSize`.
+    pub fn with_powered_size(mut self, value: impl Into<i64>) -> Self {
+        self.powered_size = Some(value.into());
+        self
+    }
+    /// Sets `secondaryColor`.
+    pub fn with_secondary_color(mut self, value: impl Into<String>) -> Self {
+        self.secondary_color = Some(value.into());
+        self
+    }
+    /// Sets `secondarySize`.
+    pub fn with_secondary_size(mut self, value: impl Into<i64>) -> Self {
+        self.secondary_size = Some(value.into());
+        self
+    }
+    /// Sets `secondaryText`.
+    pub fn with_secondary_text(mut self, value: impl Into<String>) -> Self {
+        self.secondary_text = Some(value.into());
+        self
+    }
+    /// Sets `termsCondition`.
+    pub fn with_terms_condition(mut self, value: impl Into<String>) -> Self {
+        self.terms_condition = Some(value.into());
+        self
+    }
+    /// Sets `welcomeColor`.
+    pub fn with_welcome_color(mut self, value: impl Into<String>) -> Self {
+        self.welcome_color = Some(value.into());
+        self
+    }
+    /// Sets `welcomeSize`.
+    pub fn with_welcome_size(mut self, value: impl Into<i64>) -> Self {
+        self.welcome_size = Some(value.into());
+        self
+    }
+    /// Sets `welcomeText`.
+    pub fn with_welcome_text(mut self, value: impl Into<String>) -> Self {
+        self.welcome_text = Some(value.into());
+        self
+    }
+    /// Sets `wifi4EUNetworkId`.
+    pub fn with_wifi4_eu_network_id(mut self, value: impl Into<String>) -> Self {
+        self.wifi4_eu_network_id = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/query_portal_service_profiles/02.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct QueryResponsePortalServiceProfileQueryDataContentItemContentAlternativeLang {
+    /// May be null.
+    pub cs: Option<bool>,
+    /// May be null.
+    pub fr: Option<bool>,
+    /// May be null.
+    pub zh_tw: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize
+for QueryResponsePortalServiceProfileQueryDataContentItemContentAlternativeLang {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponsePortalServiceProfileQueryDataContentItemContentAlternativeLang,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("cs", &v.cs);
+            w.optional("fr", &v.fr);
+            w.optional("zh_TW", &v.zh_tw);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for QueryResponsePortalServiceProfileQueryDataContentItemContentAlternativeLang {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            QueryResponsePortalServiceProfileQueryDataContentItemContentAlternativeLang,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = QueryResponsePortalServiceProfileQueryDataContentItemContentAlternativeLang {
+                cs: f.optional("cs"),
+                fr: f.optional("fr"),
+                zh_tw: f.optional("zh_TW"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| {
+                e
+                    .into_error(
+                        "QueryResponsePortalServiceProfileQueryDataContentItemContentAlternativeLang",
+                    )
+            })
+    }
+}
+impl QueryResponsePortalServiceProfileQueryDataContentItemContentAlternativeLang {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            cs: None,
+            fr: None,
+            zh_tw: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `cs`.
+    pub fn with_cs(mut self, value: impl Into<bool>) -> Self {
+        self.cs = Some(value.into());
+        self
+    }
+    /// Sets `fr`.
+    pub fn with_fr(mut self, value: impl Into<bool>) -> Self {
+        self.fr = Some(value.into());
+        self
+    }
+    /// Sets `zh_TW`.
+    pub fn with_zh_tw(mut self, value: impl Into<bool>) -> Self {
+        self.zh_tw = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/query_portal_service_profiles/02.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct QueryResponsePortalServiceProfileQueryDataContentItemContentComponentDisplay {
+    /// May be null.
+    pub logo: Option<bool>,
+    /// May be null.
+    pub photo: Option<bool>,
+    /// May be null.
+    pub powered_by: Option<bool>,
+    /// May be null.
+    pub secondary_text: Option<bool>,
+    /// May be null.
+    pub terms_conditions: Option<bool>,
+    /// May be null.
+    pub welcome: Option<bool>,
+    /// May be null.
+    pub wifi4eu: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize
+for QueryResponsePortalServiceProfileQueryDataContentItemContentComponentDisplay {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponsePortalServiceProfileQueryDataContentItemContentComponentDisplay,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("logo", &v.logo);
+            w.optional("photo", &v.photo);
+            w.optional("poweredBy", &v.powered_by);
+            w.optional("secondaryText", &v.secondary_text);
+            w.optional("termsConditions", &v.terms_conditions);
+            w.optional("welcome", &v.welcome);
+            w.optional("wifi4eu", &v.wifi4eu);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for QueryResponsePortalServiceProfileQueryDataContentItemContentComponentDisplay {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            QueryResponsePortalServiceProfileQueryDataContentItemContentComponentDisplay,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = QueryResponsePortalServiceProfileQueryDataContentItemContentComponentDisplay {
+                logo: f.optional("logo"),
+                photo: f.optional("photo"),
+                powered_by: f.optional("poweredBy"),
+                secondary_text: f.optional("secondaryText"),
+                terms_conditions: f.optional("termsConditions"),
+                welcome: f.optional("welcome"),
+                wifi4eu: f.optional("wifi4eu"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| {
+                e
+                    .into_error(
+                        "QueryResponsePortalServiceProfileQueryDataContentItemContentComponentDisplay",
+                    )
+            })
+    }
+}
+impl QueryResponsePortalServiceProfileQueryDataContentItemContentComponentDisplay {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            logo: None,
+            photo: None,
+            powered_by: None,
+            secondary_text: None,
+            terms_conditions: None,
+            welcome: None,
+            wifi4eu: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `logo`.
+    pub fn with_logo(mut self, value: impl Into<bool>) -> Self {
+        self.logo = Some(value.into());
+        self
+    }
+    /// Sets `photo`.
+    pub fn with_photo(mut self, value: impl Into<bool>) -> Self {
+        self.photo = Some(value.into());
+        self
+    }
+    /// Sets `poweredBy`.
+    pub fn with_powered_by(mut self, value: impl Into<bool>) -> Self {
+        self.powered_by = Some(value.into());
+        self
+    }
+    /// Sets `secondaryText`.
+    pub fn with_secondary_text(mut self, value: impl Into<bool>) -> Self {
+        self.secondary_text = Some(value.into());
+        self
+    }
+    /// Sets `termsConditions`.
+    pub fn with_terms_conditions(mut self, value: impl Into<bool>) -> Self {
+        self.terms_conditions = Some(value.into());
+        self
+    }
+    /// Sets `welcome`.
+    pub fn with_welcome(mut self, value: impl Into<bool>) -> Self {
+        self.welcome = Some(value.into());
+        self
+    }
+    /// Sets `wifi4eu`.
+    pub fn with_wifi4eu(mut self, value: impl Into<bool>) -> Self {
+        self.wifi4eu = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/query_template_portal_service_profiles/01.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct QueryResponsePortalServiceProfileQueryDataPaging {
+    /// May be null.
+    pub page: Option<i64>,
+    /// May be null.
+    pub page_size: Option<i64>,
+    /// May be null.
+    pub total_count: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for QueryResponsePortalServiceProfileQueryDataPaging {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponsePortalServiceProfileQueryDataPaging,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("page", &v.page);
+            w.optional("pageSize", &v.page_size);
+            w.optional("totalCount", &v.total_count);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponsePortalServiceProfileQueryDataPaging {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            QueryResponsePortalServiceProfileQueryDataPaging,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = QueryResponsePortalServiceProfileQueryDataPaging {
+                page: f.optional("page"),
+                page_size: f.optional("pageSize"),
+                total_count: f.optional("totalCount"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| {
+                e.into_error("QueryResponsePortalServiceProfileQueryDataPaging")
+            })
+    }
+}
+impl QueryResponsePortalServiceProfileQueryDataPaging {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            page: None,
+            page_size: None,
+            total_count: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `pageSize`.
+    pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
+        self.page_size = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
         self
     }
 }
@@ -1072,7 +2017,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile.
     /// - Request body (json, required): `PortalServiceProfile`
-    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `OperationResponsePortalServiceProfileDto` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdatePortalServiceProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/portalServiceProfiles/{portalServiceProfileId}")]
@@ -2152,7 +3097,7 @@ impl<'a> UpdatePortalServiceProfile<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
+                OperationResponsePortalServiceProfileDto,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -2166,7 +3111,7 @@ impl<'a> UpdatePortalServiceProfile<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Response<OperationResponsePortalServiceProfileDto>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -2186,7 +3131,7 @@ impl<'a> UpdatePortalServiceProfile<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
+                OperationResponsePortalServiceProfileDto,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,

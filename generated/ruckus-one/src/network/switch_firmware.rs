@@ -1037,7 +1037,9 @@ pub struct UpgradeScheduleView {
     pub version: Option<SwitchVersion>,
     pub version_above_ten: Option<SwitchVersion>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_firmware_schedules_v1/03.json).
-    pub support_model_group_versions: Option<Vec<serde_json::Value>>,
+    pub support_model_group_versions: Option<
+        Vec<UpgradeScheduleViewSupportModelGroupVersion>,
+    >,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -1117,9 +1119,84 @@ impl UpgradeScheduleView {
     /// Sets `supportModelGroupVersions`.
     pub fn with_support_model_group_versions(
         mut self,
-        value: impl Into<Vec<serde_json::Value>>,
+        value: impl Into<Vec<UpgradeScheduleViewSupportModelGroupVersion>>,
     ) -> Self {
         self.support_model_group_versions = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/query_switch_firmware_schedules_v1/03.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct UpgradeScheduleViewSupportModelGroupVersion {
+    /// May be null.
+    pub model_group: Option<String>,
+    /// May be null.
+    pub version: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for UpgradeScheduleViewSupportModelGroupVersion {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &UpgradeScheduleViewSupportModelGroupVersion,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("modelGroup", &v.model_group);
+            w.optional("version", &v.version);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UpgradeScheduleViewSupportModelGroupVersion {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            UpgradeScheduleViewSupportModelGroupVersion,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = UpgradeScheduleViewSupportModelGroupVersion {
+                model_group: f.optional("modelGroup"),
+                version: f.optional("version"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| e.into_error("UpgradeScheduleViewSupportModelGroupVersion"))
+    }
+}
+impl UpgradeScheduleViewSupportModelGroupVersion {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            model_group: None,
+            version: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `modelGroup`.
+    pub fn with_model_group(mut self, value: impl Into<String>) -> Self {
+        self.model_group = Some(value.into());
+        self
+    }
+    /// Sets `version`.
+    pub fn with_version(mut self, value: impl Into<String>) -> Self {
+        self.version = Some(value.into());
         self
     }
 }
@@ -1627,9 +1704,9 @@ pub struct UpgradeVenue {
     /// Format: int32.
     pub schedule_count: Option<i64>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_firmware_schedules_v1/02.json).
-    pub switch_counts: Option<Vec<serde_json::Value>>,
+    pub switch_counts: Option<Vec<UpgradeVenueSwitchCount>>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_firmware_schedules_v1/02.json).
-    pub versions: Option<Vec<serde_json::Value>>,
+    pub versions: Option<Vec<UpgradeScheduleViewSupportModelGroupVersion>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -1800,13 +1877,16 @@ impl UpgradeVenue {
     /// Sets `switchCounts`.
     pub fn with_switch_counts(
         mut self,
-        value: impl Into<Vec<serde_json::Value>>,
+        value: impl Into<Vec<UpgradeVenueSwitchCount>>,
     ) -> Self {
         self.switch_counts = Some(value.into());
         self
     }
     /// Sets `versions`.
-    pub fn with_versions(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+    pub fn with_versions(
+        mut self,
+        value: impl Into<Vec<UpgradeScheduleViewSupportModelGroupVersion>>,
+    ) -> Self {
         self.versions = Some(value.into());
         self
     }
@@ -2168,6 +2248,77 @@ impl UpgradeVenueQueryFilterV1 {
     /// Sets `firmwareVersion`.
     pub fn with_firmware_version(mut self, value: impl Into<String>) -> Self {
         self.firmware_version = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/query_switch_firmware_schedules_v1/02.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct UpgradeVenueSwitchCount {
+    /// May be null.
+    pub count: Option<i64>,
+    /// May be null.
+    pub model_group: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for UpgradeVenueSwitchCount {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &UpgradeVenueSwitchCount,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("count", &v.count);
+            w.optional("modelGroup", &v.model_group);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UpgradeVenueSwitchCount {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<UpgradeVenueSwitchCount, ruckus_one_runtime::object::FieldError> {
+            let value = UpgradeVenueSwitchCount {
+                count: f.optional("count"),
+                model_group: f.optional("modelGroup"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("UpgradeVenueSwitchCount"))
+    }
+}
+impl UpgradeVenueSwitchCount {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            count: None,
+            model_group: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `count`.
+    pub fn with_count(mut self, value: impl Into<i64>) -> Self {
+        self.count = Some(value.into());
+        self
+    }
+    /// Sets `modelGroup`.
+    pub fn with_model_group(mut self, value: impl Into<String>) -> Self {
+        self.model_group = Some(value.into());
         self
     }
 }

@@ -3915,7 +3915,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// `GET /venues/{venueId}/switchSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: string
-    /// - Response 200: `VenueView`
+    /// - Response 200: `VenueViewV1001`
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetVenueSetting::version`)
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetVenueSetting_1_1).
     #[doc(alias = "/venues/{venueId}/switchSettings")]
@@ -7814,7 +7814,7 @@ impl<'a> GetVenueSetting<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::VenueView, ruckus_one_runtime::Error>,
+        Output = Result<super::common::VenueViewV1001, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -7824,7 +7824,7 @@ impl<'a> GetVenueSetting<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::common::VenueView>,
+            ruckus_one_runtime::Response<super::common::VenueViewV1001>,
             ruckus_one_runtime::Error,
         >,
     > {

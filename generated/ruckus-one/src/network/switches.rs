@@ -797,7 +797,7 @@ impl IcxSwitch {
 #[non_exhaustive]
 pub struct IcxSwitchResponse {
     pub request_id: Option<String>,
-    pub response: Option<IcxSwitchView>,
+    pub response: Option<super::common::IcxSwitchView>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -851,253 +851,11 @@ impl IcxSwitchResponse {
         self
     }
     /// Sets `response`.
-    pub fn with_response(mut self, value: impl Into<IcxSwitchView>) -> Self {
+    pub fn with_response(
+        mut self,
+        value: impl Into<super::common::IcxSwitchView>,
+    ) -> Self {
         self.response = Some(value.into());
-        self
-    }
-}
-/// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct IcxSwitchView {
-    pub id: Option<String>,
-    pub name: Option<String>,
-    pub description: Option<String>,
-    pub enable_stack: Option<bool>,
-    pub igmp_snooping: Option<super::common::IgmpSnooping>,
-    pub jumbo_mode: Option<bool>,
-    /// Format: int32.
-    pub spanning_tree_priority: Option<i64>,
-    pub stack_members: Option<Vec<StackMembersView>>,
-    pub ip_address_interface_type: Option<super::common::IpAddressInterfaceType>,
-    pub ip_address_interface: Option<String>,
-    pub ip_address_type: Option<super::common::IcxSwitchViewIpAddressType>,
-    pub ip_address: Option<String>,
-    pub subnet_mask: Option<String>,
-    pub default_gateway: Option<String>,
-    pub dhcp_client_enabled: Option<bool>,
-    pub dhcp_server_enabled: Option<bool>,
-    /// Format: int32.
-    pub initial_vlan_id: Option<i64>,
-    pub specified_type: Option<super::common::SpecifiedType>,
-    pub rear_module: Option<String>,
-    pub vlan_customize: Option<bool>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-impl serde::Serialize for IcxSwitchView {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &IcxSwitchView, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("enableStack", &v.enable_stack);
-            w.optional("igmpSnooping", &v.igmp_snooping);
-            w.optional("jumboMode", &v.jumbo_mode);
-            w.optional("spanningTreePriority", &v.spanning_tree_priority);
-            w.optional("stackMembers", &v.stack_members);
-            w.optional("ipAddressInterfaceType", &v.ip_address_interface_type);
-            w.optional("ipAddressInterface", &v.ip_address_interface);
-            w.optional("ipAddressType", &v.ip_address_type);
-            w.optional("ipAddress", &v.ip_address);
-            w.optional("subnetMask", &v.subnet_mask);
-            w.optional("defaultGateway", &v.default_gateway);
-            w.optional("dhcpClientEnabled", &v.dhcp_client_enabled);
-            w.optional("dhcpServerEnabled", &v.dhcp_server_enabled);
-            w.optional("initialVlanId", &v.initial_vlan_id);
-            w.optional("specifiedType", &v.specified_type);
-            w.optional("rearModule", &v.rear_module);
-            w.optional("vlanCustomize", &v.vlan_customize);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for IcxSwitchView {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<IcxSwitchView, ruckus_one_runtime::object::FieldError> {
-            let value = IcxSwitchView {
-                id: f.optional("id"),
-                name: f.optional("name"),
-                description: f.optional("description"),
-                enable_stack: f.optional("enableStack"),
-                igmp_snooping: f.optional("igmpSnooping"),
-                jumbo_mode: f.optional("jumboMode"),
-                spanning_tree_priority: f.optional("spanningTreePriority"),
-                stack_members: f.optional("stackMembers"),
-                ip_address_interface_type: f.optional("ipAddressInterfaceType"),
-                ip_address_interface: f.optional("ipAddressInterface"),
-                ip_address_type: f.optional("ipAddressType"),
-                ip_address: f.optional("ipAddress"),
-                subnet_mask: f.optional("subnetMask"),
-                default_gateway: f.optional("defaultGateway"),
-                dhcp_client_enabled: f.optional("dhcpClientEnabled"),
-                dhcp_server_enabled: f.optional("dhcpServerEnabled"),
-                initial_vlan_id: f.optional("initialVlanId"),
-                specified_type: f.optional("specifiedType"),
-                rear_module: f.optional("rearModule"),
-                vlan_customize: f.optional("vlanCustomize"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("IcxSwitchView"))
-    }
-}
-impl IcxSwitchView {
-    /// Creates a value with every field empty.
-    #[inline]
-    pub fn new() -> Self {
-        Self {
-            id: None,
-            name: None,
-            description: None,
-            enable_stack: None,
-            igmp_snooping: None,
-            jumbo_mode: None,
-            spanning_tree_priority: None,
-            stack_members: None,
-            ip_address_interface_type: None,
-            ip_address_interface: None,
-            ip_address_type: None,
-            ip_address: None,
-            subnet_mask: None,
-            default_gateway: None,
-            dhcp_client_enabled: None,
-            dhcp_server_enabled: None,
-            initial_vlan_id: None,
-            specified_type: None,
-            rear_module: None,
-            vlan_customize: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `enableStack`.
-    pub fn with_enable_stack(mut self, value: impl Into<bool>) -> Self {
-        self.enable_stack = Some(value.into());
-        self
-    }
-    /// Sets `igmpSnooping`.
-    pub fn with_igmp_snooping(
-        mut self,
-        value: impl Into<super::common::IgmpSnooping>,
-    ) -> Self {
-        self.igmp_snooping = Some(value.into());
-        self
-    }
-    /// Sets `jumboMode`.
-    pub fn with_jumbo_mode(mut self, value: impl Into<bool>) -> Self {
-        self.jumbo_mode = Some(value.into());
-        self
-    }
-    /// Sets `spanningTreePriority`.
-    pub fn with_spanning_tree_priority(mut self, value: impl Into<i64>) -> Self {
-        self.spanning_tree_priority = Some(value.into());
-        self
-    }
-    /// Sets `stackMembers`.
-    pub fn with_stack_members(
-        mut self,
-        value: impl Into<Vec<StackMembersView>>,
-    ) -> Self {
-        self.stack_members = Some(value.into());
-        self
-    }
-    /// Sets `ipAddressInterfaceType`.
-    pub fn with_ip_address_interface_type(
-        mut self,
-        value: impl Into<super::common::IpAddressInterfaceType>,
-    ) -> Self {
-        self.ip_address_interface_type = Some(value.into());
-        self
-    }
-    /// Sets `ipAddressInterface`.
-    pub fn with_ip_address_interface(mut self, value: impl Into<String>) -> Self {
-        self.ip_address_interface = Some(value.into());
-        self
-    }
-    /// Sets `ipAddressType`.
-    pub fn with_ip_address_type(
-        mut self,
-        value: impl Into<super::common::IcxSwitchViewIpAddressType>,
-    ) -> Self {
-        self.ip_address_type = Some(value.into());
-        self
-    }
-    /// Sets `ipAddress`.
-    pub fn with_ip_address(mut self, value: impl Into<String>) -> Self {
-        self.ip_address = Some(value.into());
-        self
-    }
-    /// Sets `subnetMask`.
-    pub fn with_subnet_mask(mut self, value: impl Into<String>) -> Self {
-        self.subnet_mask = Some(value.into());
-        self
-    }
-    /// Sets `defaultGateway`.
-    pub fn with_default_gateway(mut self, value: impl Into<String>) -> Self {
-        self.default_gateway = Some(value.into());
-        self
-    }
-    /// Sets `dhcpClientEnabled`.
-    pub fn with_dhcp_client_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.dhcp_client_enabled = Some(value.into());
-        self
-    }
-    /// Sets `dhcpServerEnabled`.
-    pub fn with_dhcp_server_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.dhcp_server_enabled = Some(value.into());
-        self
-    }
-    /// Sets `initialVlanId`.
-    pub fn with_initial_vlan_id(mut self, value: impl Into<i64>) -> Self {
-        self.initial_vlan_id = Some(value.into());
-        self
-    }
-    /// Sets `specifiedType`.
-    pub fn with_specified_type(
-        mut self,
-        value: impl Into<super::common::SpecifiedType>,
-    ) -> Self {
-        self.specified_type = Some(value.into());
-        self
-    }
-    /// Sets `rearModule`.
-    pub fn with_rear_module(mut self, value: impl Into<String>) -> Self {
-        self.rear_module = Some(value.into());
-        self
-    }
-    /// Sets `vlanCustomize`.
-    pub fn with_vlan_customize(mut self, value: impl Into<bool>) -> Self {
-        self.vlan_customize = Some(value.into());
         self
     }
 }
@@ -3581,72 +3339,6 @@ impl<'de> serde::Deserialize<'de> for SchedulerViewType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Provenance: reference (switch_service_api-0.4.0.yaml StackMembersViewV1001).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct StackMembersView {
-    pub id: Option<String>,
-    pub model: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-impl serde::Serialize for StackMembersView {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &StackMembersView, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("model", &v.model);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for StackMembersView {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<StackMembersView, ruckus_one_runtime::object::FieldError> {
-            let value = StackMembersView {
-                id: f.optional("id"),
-                model: f.optional("model"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("StackMembersView"))
-    }
-}
-impl StackMembersView {
-    /// Creates a value with every field empty.
-    #[inline]
-    pub fn new() -> Self {
-        Self {
-            id: None,
-            model: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `model`.
-    pub fn with_model(mut self, value: impl Into<String>) -> Self {
-        self.model = Some(value.into());
-        self
-    }
-}
 /// Provenance: reference (switch_service_api-0.4.0.yaml StackMembersView).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -4406,7 +4098,7 @@ impl<'a> SwitchesClient<'a> {
     pub fn create_venue_switch(
         &self,
         venue_id: &str,
-        body: &Vec<IcxSwitchView>,
+        body: &Vec<super::common::IcxSwitchView>,
     ) -> CreateVenueSwitch<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4513,7 +4205,7 @@ impl<'a> SwitchesClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
-        body: &IcxSwitchView,
+        body: &super::common::IcxSwitchView,
     ) -> UpdateVenueSwitch<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4542,7 +4234,7 @@ impl<'a> SwitchesClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
-        body: &IcxSwitchView,
+        body: &super::common::IcxSwitchView,
     ) -> AddVenueSwitch<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4664,7 +4356,7 @@ impl<'a> SwitchesClient<'a> {
     }
     /// Post switch port settings.
     ///
-    /// POST on the port settings of a switch; purpose not shown beyond the method and path.
+    /// Reads the settings of the ports of a switch whose ids the body lists.
     ///
     /// `POST /venues/{venueId}/switches/{switchId}/portSettings` on the `network` API.
     ///
@@ -5093,7 +4785,7 @@ impl<'a> ListVenueSwitches<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<Vec<IcxSwitchView>, ruckus_one_runtime::Error>,
+        Output = Result<Vec<super::common::IcxSwitchView>, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -5103,7 +4795,7 @@ impl<'a> ListVenueSwitches<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<Vec<IcxSwitchView>>,
+            ruckus_one_runtime::Response<Vec<super::common::IcxSwitchView>>,
             ruckus_one_runtime::Error,
         >,
     > {

@@ -50,7 +50,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// `POST /switches` on the `network` API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
+    /// - Request body (json, required): `array<IcxSwitchView>`
     /// - Response 200: raw JSON (shape not shown)
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch (`POST /venues/{venueId}/switches`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
@@ -63,12 +63,16 @@ impl<'a> SwitchesLegacyClient<'a> {
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch (`POST /venues/{venueId}/switches`)."
     )]
     #[inline]
-    pub fn create_switch_legacy(&self) -> CreateSwitchLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn create_switch_legacy(
+        &self,
+        body: &Vec<super::common::IcxSwitchView>,
+    ) -> CreateSwitchLegacy<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_SWITCH_LEGACY,
             &[],
         );
+        req.json(body);
         CreateSwitchLegacy { req }
     }
     /// Delete switches (venue-less).
@@ -308,12 +312,12 @@ impl<'a> SwitchesLegacyClient<'a> {
     }
     /// Post switch port settings (venue-less).
     ///
-    /// POST on the port settings of a switch; purpose not shown beyond the method and path. Venue-less legacy form.
+    /// Reads the settings of the ports of a switch whose ids the body lists. Venue-less legacy form.
     ///
     /// `POST /switches/{switchId}/portSettings` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
+    /// - Request body (json, required): `array<string>`
     /// - Response 200: raw JSON (shape not shown)
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_port_settings (`POST /venues/{venueId}/switches/{switchId}/portSettings`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
@@ -329,12 +333,14 @@ impl<'a> SwitchesLegacyClient<'a> {
     pub fn create_switch_port_settings_legacy(
         &self,
         switch_id: &str,
+        body: &Vec<String>,
     ) -> CreateSwitchPortSettingsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_SWITCH_PORT_SETTINGS_LEGACY,
             &[switch_id],
         );
+        req.json(body);
         CreateSwitchPortSettingsLegacy {
             req,
         }
@@ -2235,7 +2241,6 @@ static CREATE_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime:
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_legacy` (Add switches (venue-less)).
 ///
-/// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2247,12 +2252,6 @@ impl<'a> CreateSwitchLegacy<'a> {
     #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    #[inline]
-    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
-        self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -2837,7 +2836,6 @@ static CREATE_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::Operation = rucku
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_port_settings_legacy` (Post switch port settings (venue-less)).
 ///
-/// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2849,12 +2847,6 @@ impl<'a> CreateSwitchPortSettingsLegacy<'a> {
     #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    #[inline]
-    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
-        self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.

@@ -759,7 +759,7 @@ impl<'a> TenantsClient<'a> {
     /// `PUT /admins` on the `network` API.
     ///
     /// - Request body (json, required): `AdminView`
-    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `OperationResponseAdmin` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateAdmins::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/admins")]
@@ -775,7 +775,7 @@ impl<'a> TenantsClient<'a> {
     /// `POST /admins` on the `network` API.
     ///
     /// - Request body (json, required): `AdminView`
-    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `OperationResponseAdmin` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateAdmin::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/admins")]

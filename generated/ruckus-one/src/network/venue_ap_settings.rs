@@ -14,7 +14,9 @@ pub struct VenueApManagementTrafficVlanSettings {
     /// Format: int32; maximum: 4094; minimum: 1.
     pub vlan_id: Option<i64>,
     /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap_management_traffic_vlan_settings/01.json).
-    pub venue_ap_management_vlan: Option<serde_json::Value>,
+    pub venue_ap_management_vlan: Option<
+        VenueApManagementTrafficVlanSettingsVenueApManagementVlan,
+    >,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -76,9 +78,87 @@ impl VenueApManagementTrafficVlanSettings {
     /// Sets `venueApManagementVlan`.
     pub fn with_venue_ap_management_vlan(
         mut self,
-        value: impl Into<serde_json::Value>,
+        value: impl Into<VenueApManagementTrafficVlanSettingsVenueApManagementVlan>,
     ) -> Self {
         self.venue_ap_management_vlan = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/get_venue_ap_management_traffic_vlan_settings/01.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct VenueApManagementTrafficVlanSettingsVenueApManagementVlan {
+    /// May be null.
+    pub vlan_id: Option<i64>,
+    /// May be null.
+    pub vlan_override_enabled: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for VenueApManagementTrafficVlanSettingsVenueApManagementVlan {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueApManagementTrafficVlanSettingsVenueApManagementVlan,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("vlanId", &v.vlan_id);
+            w.optional("vlanOverrideEnabled", &v.vlan_override_enabled);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for VenueApManagementTrafficVlanSettingsVenueApManagementVlan {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            VenueApManagementTrafficVlanSettingsVenueApManagementVlan,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = VenueApManagementTrafficVlanSettingsVenueApManagementVlan {
+                vlan_id: f.optional("vlanId"),
+                vlan_override_enabled: f.optional("vlanOverrideEnabled"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| {
+                e.into_error("VenueApManagementTrafficVlanSettingsVenueApManagementVlan")
+            })
+    }
+}
+impl VenueApManagementTrafficVlanSettingsVenueApManagementVlan {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            vlan_id: None,
+            vlan_override_enabled: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `vlanId`.
+    pub fn with_vlan_id(mut self, value: impl Into<i64>) -> Self {
+        self.vlan_id = Some(value.into());
+        self
+    }
+    /// Sets `vlanOverrideEnabled`.
+    pub fn with_vlan_override_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.vlan_override_enabled = Some(value.into());
         self
     }
 }

@@ -2933,7 +2933,7 @@ impl<'a> VenueTemplatesClient<'a> {
     /// `POST /templates/venues` on the `network` API.
     ///
     /// - Request body (json, required): `VenueTemplateView2`
-    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `OperationResponseVenueView` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueTemplate::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/templates/venues")]
@@ -3009,7 +3009,7 @@ impl<'a> VenueTemplatesClient<'a> {
     ///
     /// - Path parameter `venueTemplateId`: Identifier of the venue template.
     /// - Request body (json, required): `VenueTemplateView2`
-    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `OperationResponseVenueView` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueTemplate::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/templates/venues/{venueTemplateId}")]
@@ -4813,7 +4813,7 @@ impl<'a> CreateVenueTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
+                super::common::OperationResponseVenueView,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4827,7 +4827,7 @@ impl<'a> CreateVenueTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Response<super::common::OperationResponseVenueView>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -4847,7 +4847,7 @@ impl<'a> CreateVenueTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
+                super::common::OperationResponseVenueView,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -5102,7 +5102,7 @@ impl<'a> UpdateVenueTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
+                super::common::OperationResponseVenueView,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -5116,7 +5116,7 @@ impl<'a> UpdateVenueTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Response<super::common::OperationResponseVenueView>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5136,7 +5136,7 @@ impl<'a> UpdateVenueTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
+                super::common::OperationResponseVenueView,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,

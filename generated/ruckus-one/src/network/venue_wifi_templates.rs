@@ -590,7 +590,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     ///
     /// - Path parameter `venueId`: string
     /// - Request body (json, required): `VenueApGroup`
-    /// - Response 202: `WifiEntityIdOperationResponse`
+    /// - Response 202: `ApplicationPolicyOperationResponse`
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `AddVenueApGroupTemplate::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml addVenueApGroupTemplate).
@@ -706,7 +706,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Path parameter `apGroupId`: string
     /// - Request body (json, required): `CloneSettings`
-    /// - Response 202: `WifiEntityIdOperationResponse`
+    /// - Response 202: `ApplicationPolicyOperationResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CloneVenueApGroupTemplate::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml cloneVenueApGroupTemplate).
@@ -3325,7 +3325,7 @@ impl<'a> AddVenueApGroupTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::common::WifiEntityIdOperationResponse,
+                super::common::ApplicationPolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -3339,7 +3339,9 @@ impl<'a> AddVenueApGroupTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::common::WifiEntityIdOperationResponse>,
+            ruckus_one_runtime::Response<
+                super::common::ApplicationPolicyOperationResponse,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -3359,7 +3361,7 @@ impl<'a> AddVenueApGroupTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::common::WifiEntityIdOperationResponse,
+                super::common::ApplicationPolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -3739,7 +3741,7 @@ impl<'a> CloneVenueApGroupTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::common::WifiEntityIdOperationResponse,
+                super::common::ApplicationPolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -3753,7 +3755,9 @@ impl<'a> CloneVenueApGroupTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::common::WifiEntityIdOperationResponse>,
+            ruckus_one_runtime::Response<
+                super::common::ApplicationPolicyOperationResponse,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -3773,7 +3777,7 @@ impl<'a> CloneVenueApGroupTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::common::WifiEntityIdOperationResponse,
+                super::common::ApplicationPolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,

@@ -201,7 +201,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     /// `POST /templates/accessControlProfiles` on the `network` API.
     ///
     /// - Request body (json, required): `AccessControlProfile`
-    /// - Response 202: `WifiEntityIdOperationResponse`
+    /// - Response 202: `ApplicationPolicyOperationResponse`
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `AddAccessControlProfileTemplate::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml addAccessControlProfileTemplate).
@@ -594,7 +594,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     /// `POST /templates/applicationPolicies` on the `network` API.
     ///
     /// - Request body (json, required): `ApplicationPolicy`
-    /// - Response 202: `WifiEntityIdOperationResponse`
+    /// - Response 202: `ApplicationPolicyOperationResponse`
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `AddApplicationPolicyTemplate::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml addApplicationPolicyTemplate).
@@ -709,7 +709,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     /// `POST /templates/devicePolicies` on the `network` API.
     ///
     /// - Request body (json, required): `DevicePolicy`
-    /// - Response 202: `WifiEntityIdOperationResponse`
+    /// - Response 202: `ApplicationPolicyOperationResponse`
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `AddDevicePolicyTemplate::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml addDevicePolicyTemplate).
@@ -816,7 +816,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     /// `POST /templates/l2AclPolicies` on the `network` API.
     ///
     /// - Request body (json, required): `L2AclPolicy`
-    /// - Response 202: `WifiEntityIdOperationResponse`
+    /// - Response 202: `ApplicationPolicyOperationResponse`
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `AddL2AclPolicyTemplate::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml addL2AclPolicyTemplate).
@@ -923,7 +923,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     /// `POST /templates/l3AclPolicies` on the `network` API.
     ///
     /// - Request body (json, required): `L3AclPolicy`
-    /// - Response 202: `WifiEntityIdOperationResponse`
+    /// - Response 202: `ApplicationPolicyOperationResponse`
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `AddL3AclPolicyTemplate::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml addL3AclPolicyTemplate).
@@ -1030,7 +1030,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     /// `POST /templates/roguePolicies` on the `network` API.
     ///
     /// - Request body (json, required): `RoguePolicy`
-    /// - Response 202: `WifiEntityIdOperationResponse`
+    /// - Response 202: `ApplicationPolicyOperationResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddRoguePolicyTemplate::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml addRoguePolicyTemplate).
@@ -1863,7 +1863,7 @@ impl<'a> AddAccessControlProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::common::WifiEntityIdOperationResponse,
+                super::common::ApplicationPolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -1877,7 +1877,9 @@ impl<'a> AddAccessControlProfileTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::common::WifiEntityIdOperationResponse>,
+            ruckus_one_runtime::Response<
+                super::common::ApplicationPolicyOperationResponse,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -1897,7 +1899,7 @@ impl<'a> AddAccessControlProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::common::WifiEntityIdOperationResponse,
+                super::common::ApplicationPolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -3203,7 +3205,7 @@ impl<'a> AddApplicationPolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::common::WifiEntityIdOperationResponse,
+                super::common::ApplicationPolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -3217,7 +3219,9 @@ impl<'a> AddApplicationPolicyTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::common::WifiEntityIdOperationResponse>,
+            ruckus_one_runtime::Response<
+                super::common::ApplicationPolicyOperationResponse,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -3237,7 +3241,7 @@ impl<'a> AddApplicationPolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::common::WifiEntityIdOperationResponse,
+                super::common::ApplicationPolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -3617,7 +3621,7 @@ impl<'a> AddDevicePolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::common::WifiEntityIdOperationResponse,
+                super::common::ApplicationPolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -3631,7 +3635,9 @@ impl<'a> AddDevicePolicyTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::common::WifiEntityIdOperationResponse>,
+            ruckus_one_runtime::Response<
+                super::common::ApplicationPolicyOperationResponse,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -3651,7 +3657,7 @@ impl<'a> AddDevicePolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::common::WifiEntityIdOperationResponse,
+                super::common::ApplicationPolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4031,7 +4037,7 @@ impl<'a> AddL2AclPolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::common::WifiEntityIdOperationResponse,
+                super::common::ApplicationPolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4045,7 +4051,9 @@ impl<'a> AddL2AclPolicyTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::common::WifiEntityIdOperationResponse>,
+            ruckus_one_runtime::Response<
+                super::common::ApplicationPolicyOperationResponse,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -4065,7 +4073,7 @@ impl<'a> AddL2AclPolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::common::WifiEntityIdOperationResponse,
+                super::common::ApplicationPolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4445,7 +4453,7 @@ impl<'a> AddL3AclPolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::common::WifiEntityIdOperationResponse,
+                super::common::ApplicationPolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4459,7 +4467,9 @@ impl<'a> AddL3AclPolicyTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::common::WifiEntityIdOperationResponse>,
+            ruckus_one_runtime::Response<
+                super::common::ApplicationPolicyOperationResponse,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -4479,7 +4489,7 @@ impl<'a> AddL3AclPolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::common::WifiEntityIdOperationResponse,
+                super::common::ApplicationPolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4859,7 +4869,7 @@ impl<'a> AddRoguePolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::common::WifiEntityIdOperationResponse,
+                super::common::ApplicationPolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4873,7 +4883,9 @@ impl<'a> AddRoguePolicyTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::common::WifiEntityIdOperationResponse>,
+            ruckus_one_runtime::Response<
+                super::common::ApplicationPolicyOperationResponse,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -4893,7 +4905,7 @@ impl<'a> AddRoguePolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::common::WifiEntityIdOperationResponse,
+                super::common::ApplicationPolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,

@@ -234,7 +234,7 @@ impl<'a> WifiTemplatesClient<'a> {
     /// `POST /templates/dhcpConfigServiceProfiles` on the `network` API.
     ///
     /// - Request body (json, required): `DhcpConfigServiceProfile`
-    /// - Response 202: `WifiEntityIdOperationResponse`
+    /// - Response 202: `ApplicationPolicyOperationResponse`
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `CreateDhcpConfigServiceProfileTemplate::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml createDhcpConfigServiceProfileTemplate).
@@ -355,7 +355,7 @@ impl<'a> WifiTemplatesClient<'a> {
     /// `POST /templates/radiusServerProfiles` on the `network` API.
     ///
     /// - Request body (json, required): `RadiusServerProfile`
-    /// - Response 202: `WifiEntityIdOperationResponse`
+    /// - Response 202: `ApplicationPolicyOperationResponse`
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `AddRadiusServerProfileTemplateV1::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml addRadiusServerProfileTemplateV1).
@@ -472,7 +472,7 @@ impl<'a> WifiTemplatesClient<'a> {
     /// `POST /templates/syslogServerProfiles` on the `network` API.
     ///
     /// - Request body (json, required): `SyslogServerProfile`
-    /// - Response 202: `WifiEntityIdOperationResponse`
+    /// - Response 202: `ApplicationPolicyOperationResponse`
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `CreateSyslogServerProfileTemplate::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml createSyslogServerProfileTemplate).
@@ -589,7 +589,7 @@ impl<'a> WifiTemplatesClient<'a> {
     /// `POST /templates/tunnelServiceProfiles` on the `network` API.
     ///
     /// - Request body (json, required): `TunnelServiceProfile`
-    /// - Response 202: `WifiEntityIdOperationResponse`
+    /// - Response 202: `ApplicationPolicyOperationResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateTunnelServiceProfileTemplate::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml createTunnelServiceProfileTemplate).
@@ -710,7 +710,7 @@ impl<'a> WifiTemplatesClient<'a> {
     /// `POST /templates/vlanPoolProfiles` on the `network` API.
     ///
     /// - Request body (json, required): `VlanPoolProfile`
-    /// - Response 202: `WifiEntityIdOperationResponse`
+    /// - Response 202: `ApplicationPolicyOperationResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddVlanPoolProfileTemplate::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml addVlanPoolProfileTemplate).
@@ -821,7 +821,7 @@ impl<'a> WifiTemplatesClient<'a> {
     /// `POST /templates/wifiCallingServiceProfiles` on the `network` API.
     ///
     /// - Request body (json, required): `WifiCallingServiceProfile`
-    /// - Response 202: `WifiEntityIdOperationResponse`
+    /// - Response 202: `ApplicationPolicyOperationResponse`
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `CreateWifiCallingServiceProfileTemplate::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml createWifiCallingServiceProfileTemplate).
@@ -943,7 +943,7 @@ impl<'a> WifiTemplatesClient<'a> {
     ///
     /// - Path parameter `wifiCallingServiceProfileId`: string
     /// - Request body (json, required): `CloneSettings`
-    /// - Response 202: `WifiEntityIdOperationResponse`
+    /// - Response 202: `ApplicationPolicyOperationResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CloneWifiCallingServiceProfileTemplate::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml cloneWifiCallingServiceProfileTemplate).
@@ -977,7 +977,7 @@ impl<'a> WifiTemplatesClient<'a> {
     /// `POST /templates/wifiNetworks` on the `network` API.
     ///
     /// - Request body (json, required): `WifiNetwork`
-    /// - Response 202: `WifiEntityIdOperationResponse`
+    /// - Response 202: `ApplicationPolicyOperationResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateWifiNetworkTemplate::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml createWifiNetworkTemplate).
@@ -1153,7 +1153,7 @@ impl<'a> WifiTemplatesClient<'a> {
     ///
     /// - Path parameter `wifiNetworkTemplateId`: string
     /// - Request body (json, required): `CloneSettings`
-    /// - Response 202: `WifiEntityIdOperationResponse`
+    /// - Response 202: `ApplicationPolicyOperationResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CloneWifiNetworkTemplate::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml cloneWifiNetworkTemplate).
@@ -2370,7 +2370,7 @@ impl<'a> CreateDhcpConfigServiceProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::common::WifiEntityIdOperationResponse,
+                super::common::ApplicationPolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -2384,7 +2384,9 @@ impl<'a> CreateDhcpConfigServiceProfileTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::common::WifiEntityIdOperationResponse>,
+            ruckus_one_runtime::Response<
+                super::common::ApplicationPolicyOperationResponse,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -2404,7 +2406,7 @@ impl<'a> CreateDhcpConfigServiceProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::common::WifiEntityIdOperationResponse,
+                super::common::ApplicationPolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -2796,7 +2798,7 @@ impl<'a> AddRadiusServerProfileTemplateV1<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::common::WifiEntityIdOperationResponse,
+                super::common::ApplicationPolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -2810,7 +2812,9 @@ impl<'a> AddRadiusServerProfileTemplateV1<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::common::WifiEntityIdOperationResponse>,
+            ruckus_one_runtime::Response<
+                super::common::ApplicationPolicyOperationResponse,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -2830,7 +2834,7 @@ impl<'a> AddRadiusServerProfileTemplateV1<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::common::WifiEntityIdOperationResponse,
+                super::common::ApplicationPolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -3216,7 +3220,7 @@ impl<'a> CreateSyslogServerProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::common::WifiEntityIdOperationResponse,
+                super::common::ApplicationPolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -3230,7 +3234,9 @@ impl<'a> CreateSyslogServerProfileTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::common::WifiEntityIdOperationResponse>,
+            ruckus_one_runtime::Response<
+                super::common::ApplicationPolicyOperationResponse,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -3250,7 +3256,7 @@ impl<'a> CreateSyslogServerProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::common::WifiEntityIdOperationResponse,
+                super::common::ApplicationPolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -3633,7 +3639,7 @@ impl<'a> CreateTunnelServiceProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::common::WifiEntityIdOperationResponse,
+                super::common::ApplicationPolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -3647,7 +3653,9 @@ impl<'a> CreateTunnelServiceProfileTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::common::WifiEntityIdOperationResponse>,
+            ruckus_one_runtime::Response<
+                super::common::ApplicationPolicyOperationResponse,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -3667,7 +3675,7 @@ impl<'a> CreateTunnelServiceProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::common::WifiEntityIdOperationResponse,
+                super::common::ApplicationPolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4053,7 +4061,7 @@ impl<'a> AddVlanPoolProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::common::WifiEntityIdOperationResponse,
+                super::common::ApplicationPolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4067,7 +4075,9 @@ impl<'a> AddVlanPoolProfileTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::common::WifiEntityIdOperationResponse>,
+            ruckus_one_runtime::Response<
+                super::common::ApplicationPolicyOperationResponse,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -4087,7 +4097,7 @@ impl<'a> AddVlanPoolProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::common::WifiEntityIdOperationResponse,
+                super::common::ApplicationPolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4470,7 +4480,7 @@ impl<'a> CreateWifiCallingServiceProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::common::WifiEntityIdOperationResponse,
+                super::common::ApplicationPolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4484,7 +4494,9 @@ impl<'a> CreateWifiCallingServiceProfileTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::common::WifiEntityIdOperationResponse>,
+            ruckus_one_runtime::Response<
+                super::common::ApplicationPolicyOperationResponse,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -4504,7 +4516,7 @@ impl<'a> CreateWifiCallingServiceProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::common::WifiEntityIdOperationResponse,
+                super::common::ApplicationPolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4899,7 +4911,7 @@ impl<'a> CloneWifiCallingServiceProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::common::WifiEntityIdOperationResponse,
+                super::common::ApplicationPolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4913,7 +4925,9 @@ impl<'a> CloneWifiCallingServiceProfileTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::common::WifiEntityIdOperationResponse>,
+            ruckus_one_runtime::Response<
+                super::common::ApplicationPolicyOperationResponse,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -4933,7 +4947,7 @@ impl<'a> CloneWifiCallingServiceProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::common::WifiEntityIdOperationResponse,
+                super::common::ApplicationPolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -5009,7 +5023,7 @@ impl<'a> CreateWifiNetworkTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::common::WifiEntityIdOperationResponse,
+                super::common::ApplicationPolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -5023,7 +5037,9 @@ impl<'a> CreateWifiNetworkTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::common::WifiEntityIdOperationResponse>,
+            ruckus_one_runtime::Response<
+                super::common::ApplicationPolicyOperationResponse,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5043,7 +5059,7 @@ impl<'a> CreateWifiNetworkTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::common::WifiEntityIdOperationResponse,
+                super::common::ApplicationPolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -5653,7 +5669,7 @@ impl<'a> CloneWifiNetworkTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::common::WifiEntityIdOperationResponse,
+                super::common::ApplicationPolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -5667,7 +5683,9 @@ impl<'a> CloneWifiNetworkTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::common::WifiEntityIdOperationResponse>,
+            ruckus_one_runtime::Response<
+                super::common::ApplicationPolicyOperationResponse,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5687,7 +5705,7 @@ impl<'a> CloneWifiNetworkTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::common::WifiEntityIdOperationResponse,
+                super::common::ApplicationPolicyOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,

@@ -639,7 +639,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Request body (json, required): `ApPacketAction`
-    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `ApPacketActionResponseOperationResponse` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `json`, `json` (default `json`; choose with `PatchApPackets::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/packets")]

@@ -231,7 +231,7 @@ pub struct NetworkActivation {
     /// May be null. Provenance: reference (payloads ui-fixtures/query_network_activations/01.json).
     pub network_id: Option<String>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_network_activations/03.json).
-    pub scheduler: Option<serde_json::Value>,
+    pub scheduler: Option<super::common::ClientRadioStatus>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_network_activations/03.json).
     pub triple_band_enabled: Option<bool>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_network_activations/01.json).
@@ -349,7 +349,10 @@ impl NetworkActivation {
         self
     }
     /// Sets `scheduler`.
-    pub fn with_scheduler(mut self, value: impl Into<serde_json::Value>) -> Self {
+    pub fn with_scheduler(
+        mut self,
+        value: impl Into<super::common::ClientRadioStatus>,
+    ) -> Self {
         self.scheduler = Some(value.into());
         self
     }
@@ -583,7 +586,7 @@ pub struct NetworkCompatibilityPage {
     /// Wire name `totalCount`; `integer`; optional.
     pub total_count: Option<i64>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_wifi_network_ap_compatibilities/02.json).
-    pub ap_compatibilities: Option<Vec<serde_json::Value>>,
+    pub ap_compatibilities: Option<Vec<NetworkCompatibilityPageApCompatibility>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -661,9 +664,234 @@ impl NetworkCompatibilityPage {
     /// Sets `apCompatibilities`.
     pub fn with_ap_compatibilities(
         mut self,
-        value: impl Into<Vec<serde_json::Value>>,
+        value: impl Into<Vec<NetworkCompatibilityPageApCompatibility>>,
     ) -> Self {
         self.ap_compatibilities = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/query_wifi_network_ap_compatibilities/02.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct NetworkCompatibilityPageApCompatibility {
+    /// May be null.
+    pub id: Option<String>,
+    /// May be null.
+    pub incompatible: Option<i64>,
+    /// May be null.
+    pub incompatible_features: Option<
+        Vec<NetworkCompatibilityPageApCompatibilityIncompatibleFeature>,
+    >,
+    /// May be null.
+    pub total: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for NetworkCompatibilityPageApCompatibility {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &NetworkCompatibilityPageApCompatibility,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("incompatible", &v.incompatible);
+            w.optional("incompatibleFeatures", &v.incompatible_features);
+            w.optional("total", &v.total);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for NetworkCompatibilityPageApCompatibility {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            NetworkCompatibilityPageApCompatibility,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = NetworkCompatibilityPageApCompatibility {
+                id: f.optional("id"),
+                incompatible: f.optional("incompatible"),
+                incompatible_features: f.optional("incompatibleFeatures"),
+                total: f.optional("total"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| e.into_error("NetworkCompatibilityPageApCompatibility"))
+    }
+}
+impl NetworkCompatibilityPageApCompatibility {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            incompatible: None,
+            incompatible_features: None,
+            total: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `incompatible`.
+    pub fn with_incompatible(mut self, value: impl Into<i64>) -> Self {
+        self.incompatible = Some(value.into());
+        self
+    }
+    /// Sets `incompatibleFeatures`.
+    pub fn with_incompatible_features(
+        mut self,
+        value: impl Into<Vec<NetworkCompatibilityPageApCompatibilityIncompatibleFeature>>,
+    ) -> Self {
+        self.incompatible_features = Some(value.into());
+        self
+    }
+    /// Sets `total`.
+    pub fn with_total(mut self, value: impl Into<i64>) -> Self {
+        self.total = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/query_wifi_network_ap_compatibilities/02.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct NetworkCompatibilityPageApCompatibilityIncompatibleFeature {
+    /// May be null.
+    pub feature_name: Option<String>,
+    /// May be null.
+    pub incompatible_devices: Option<
+        Vec<
+            super::common::ApCompatibilityPageApCompatibilityIncompatibleFeatureIncompatibleDevice,
+        >,
+    >,
+    /// May be null.
+    pub name: Option<String>,
+    /// May be null.
+    pub required_fw: Option<String>,
+    /// May be null.
+    pub supported_model_families: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for NetworkCompatibilityPageApCompatibilityIncompatibleFeature {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &NetworkCompatibilityPageApCompatibilityIncompatibleFeature,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("featureName", &v.feature_name);
+            w.optional("incompatibleDevices", &v.incompatible_devices);
+            w.optional("name", &v.name);
+            w.optional("requiredFw", &v.required_fw);
+            w.optional("supportedModelFamilies", &v.supported_model_families);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for NetworkCompatibilityPageApCompatibilityIncompatibleFeature {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            NetworkCompatibilityPageApCompatibilityIncompatibleFeature,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = NetworkCompatibilityPageApCompatibilityIncompatibleFeature {
+                feature_name: f.optional("featureName"),
+                incompatible_devices: f.optional("incompatibleDevices"),
+                name: f.optional("name"),
+                required_fw: f.optional("requiredFw"),
+                supported_model_families: f.optional("supportedModelFamilies"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| {
+                e
+                    .into_error(
+                        "NetworkCompatibilityPageApCompatibilityIncompatibleFeature",
+                    )
+            })
+    }
+}
+impl NetworkCompatibilityPageApCompatibilityIncompatibleFeature {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            feature_name: None,
+            incompatible_devices: None,
+            name: None,
+            required_fw: None,
+            supported_model_families: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `featureName`.
+    pub fn with_feature_name(mut self, value: impl Into<String>) -> Self {
+        self.feature_name = Some(value.into());
+        self
+    }
+    /// Sets `incompatibleDevices`.
+    pub fn with_incompatible_devices(
+        mut self,
+        value: impl Into<
+            Vec<
+                super::common::ApCompatibilityPageApCompatibilityIncompatibleFeatureIncompatibleDevice,
+            >,
+        >,
+    ) -> Self {
+        self.incompatible_devices = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `requiredFw`.
+    pub fn with_required_fw(mut self, value: impl Into<String>) -> Self {
+        self.required_fw = Some(value.into());
+        self
+    }
+    /// Sets `supportedModelFamilies`.
+    pub fn with_supported_model_families(
+        mut self,
+        value: impl Into<Vec<String>>,
+    ) -> Self {
+        self.supported_model_families = Some(value.into());
         self
     }
 }
@@ -832,7 +1060,7 @@ pub struct WifiFeatureSetRow {
     /// May be null. Provenance: reference (payloads ui-fixtures/query_wifi_feature_sets/01.json).
     pub feature_type: Option<String>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_wifi_feature_sets/01.json).
-    pub requirements: Option<Vec<serde_json::Value>>,
+    pub requirements: Option<Vec<super::common::IncompatibleWifiFeatureRequirement>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -904,7 +1132,7 @@ impl WifiFeatureSetRow {
     /// Sets `requirements`.
     pub fn with_requirements(
         mut self,
-        value: impl Into<Vec<serde_json::Value>>,
+        value: impl Into<Vec<super::common::IncompatibleWifiFeatureRequirement>>,
     ) -> Self {
         self.requirements = Some(value.into());
         self
@@ -1202,7 +1430,7 @@ impl<'a> WirelessNetworksClient<'a> {
     ///
     /// `POST /networks` on the `network` API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
+    /// - Request body (json, required): `WifiNetwork`
     /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
@@ -1211,8 +1439,16 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/networks")]
     #[doc(alias = "POST /networks")]
     #[inline]
-    pub fn create_network(&self) -> CreateNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &CREATE_NETWORK, &[]);
+    pub fn create_network(
+        &self,
+        body: &super::common::WifiNetwork,
+    ) -> CreateNetwork<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_NETWORK,
+            &[],
+        );
+        req.json(body);
         CreateNetwork { req }
     }
     /// Delete networks.
@@ -1257,7 +1493,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// `PUT /networks/{networkId}` on the `network` API.
     ///
     /// - Path parameter `networkId`: Identifier of the network.
-    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
+    /// - Request body (json, required): `WifiNetwork`
     /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
@@ -1266,12 +1502,17 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "/networks/{networkId}")]
     #[doc(alias = "PUT /networks/{networkId}")]
     #[inline]
-    pub fn update_network(&self, network_id: &str) -> UpdateNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn update_network(
+        &self,
+        network_id: &str,
+        body: &super::common::WifiNetwork,
+    ) -> UpdateNetwork<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_NETWORK,
             &[network_id],
         );
+        req.json(body);
         UpdateNetwork { req }
     }
     /// Delete network.
@@ -3171,7 +3412,6 @@ static CREATE_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
 };
 /// Request builder for `WirelessNetworksClient::create_network` (Create network).
 ///
-/// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3183,12 +3423,6 @@ impl<'a> CreateNetwork<'a> {
     #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    #[inline]
-    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
-        self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -3367,7 +3601,6 @@ static UPDATE_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
 };
 /// Request builder for `WirelessNetworksClient::update_network` (Update network).
 ///
-/// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3379,12 +3612,6 @@ impl<'a> UpdateNetwork<'a> {
     #[inline]
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    #[inline]
-    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
-        self.req.json(body);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.

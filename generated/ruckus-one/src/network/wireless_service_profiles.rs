@@ -105,6 +105,82 @@ impl DhcpConfigServiceProfileDeep {
         self
     }
 }
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpConfigServiceProfileDeepOperationResponse).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct DhcpConfigServiceProfileDeepOperationResponse {
+    pub request_id: Option<String>,
+    pub response: Option<DhcpConfigServiceProfileDeep>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for DhcpConfigServiceProfileDeepOperationResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &DhcpConfigServiceProfileDeepOperationResponse,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("requestId", &v.request_id);
+            w.optional("response", &v.response);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfileDeepOperationResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            DhcpConfigServiceProfileDeepOperationResponse,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = DhcpConfigServiceProfileDeepOperationResponse {
+                request_id: f.optional("requestId"),
+                response: f.optional("response"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| e.into_error("DhcpConfigServiceProfileDeepOperationResponse"))
+    }
+}
+impl DhcpConfigServiceProfileDeepOperationResponse {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            response: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(
+        mut self,
+        value: impl Into<DhcpConfigServiceProfileDeep>,
+    ) -> Self {
+        self.response = Some(value.into());
+        self
+    }
+}
 /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPool).
 ///
 /// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 8 required fields is not set.
@@ -2275,6 +2351,95 @@ impl QueryResponseHotspot20OperatorQueryData {
         self
     }
 }
+/// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusOperationResponse).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct RadiusOperationResponse {
+    pub request_id: Option<String>,
+    pub response: Option<RadiusV1>,
+    /// May be null. Provenance: reference (payloads ui-fixtures/create_radius_server_profile_v1/02.json).
+    pub id: Option<String>,
+    /// May be null. Provenance: reference (payloads ui-fixtures/create_radius_server_profile_v1/02.json).
+    pub name: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for RadiusOperationResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &RadiusOperationResponse,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("requestId", &v.request_id);
+            w.optional("response", &v.response);
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for RadiusOperationResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<RadiusOperationResponse, ruckus_one_runtime::object::FieldError> {
+            let value = RadiusOperationResponse {
+                request_id: f.optional("requestId"),
+                response: f.optional("response"),
+                id: f.optional("id"),
+                name: f.optional("name"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("RadiusOperationResponse"))
+    }
+}
+impl RadiusOperationResponse {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            response: None,
+            id: None,
+            name: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(mut self, value: impl Into<RadiusV1>) -> Self {
+        self.response = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+}
 /// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusServer).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
@@ -2358,7 +2523,7 @@ pub struct RadiusV1 {
     /// May be null.
     pub type_: Option<super::common::RadiusServerProfileType>,
     /// May be null. Provenance: reference (payloads ui-fixtures/get_radius_server_profile_v1/02.json).
-    pub rad_sec_options: Option<serde_json::Value>,
+    pub rad_sec_options: Option<RadiusV1RadSecOptions>,
     /// May be null. Provenance: reference (payloads ui-fixtures/get_radius_server_profile_v1/06.json).
     pub tags: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2447,13 +2612,107 @@ impl RadiusV1 {
         self
     }
     /// Sets `radSecOptions`.
-    pub fn with_rad_sec_options(mut self, value: impl Into<serde_json::Value>) -> Self {
+    pub fn with_rad_sec_options(
+        mut self,
+        value: impl Into<RadiusV1RadSecOptions>,
+    ) -> Self {
         self.rad_sec_options = Some(value.into());
         self
     }
     /// Sets `tags`.
     pub fn with_tags(mut self, value: impl Into<Vec<String>>) -> Self {
         self.tags = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/get_radius_server_profile_v1/02.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct RadiusV1RadSecOptions {
+    /// May be null.
+    pub certificate_authority_id: Option<String>,
+    /// May be null.
+    pub cn_san_identity: Option<String>,
+    /// May be null.
+    pub ocsp_url: Option<String>,
+    /// May be null.
+    pub tls_enabled: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for RadiusV1RadSecOptions {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &RadiusV1RadSecOptions,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("certificateAuthorityId", &v.certificate_authority_id);
+            w.optional("cnSanIdentity", &v.cn_san_identity);
+            w.optional("ocspUrl", &v.ocsp_url);
+            w.optional("tlsEnabled", &v.tls_enabled);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for RadiusV1RadSecOptions {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<RadiusV1RadSecOptions, ruckus_one_runtime::object::FieldError> {
+            let value = RadiusV1RadSecOptions {
+                certificate_authority_id: f.optional("certificateAuthorityId"),
+                cn_san_identity: f.optional("cnSanIdentity"),
+                ocsp_url: f.optional("ocspUrl"),
+                tls_enabled: f.optional("tlsEnabled"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("RadiusV1RadSecOptions"))
+    }
+}
+impl RadiusV1RadSecOptions {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            certificate_authority_id: None,
+            cn_san_identity: None,
+            ocsp_url: None,
+            tls_enabled: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `certificateAuthorityId`.
+    pub fn with_certificate_authority_id(mut self, value: impl Into<String>) -> Self {
+        self.certificate_authority_id = Some(value.into());
+        self
+    }
+    /// Sets `cnSanIdentity`.
+    pub fn with_cn_san_identity(mut self, value: impl Into<String>) -> Self {
+        self.cn_san_identity = Some(value.into());
+        self
+    }
+    /// Sets `ocspUrl`.
+    pub fn with_ocsp_url(mut self, value: impl Into<String>) -> Self {
+        self.ocsp_url = Some(value.into());
+        self
+    }
+    /// Sets `tlsEnabled`.
+    pub fn with_tls_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.tls_enabled = Some(value.into());
         self
     }
 }
@@ -2597,7 +2856,7 @@ impl SyslogServerProfileV1 {
 pub struct ViewmodelHotspot20Eap {
     pub method: Option<String>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_hotspot20_identity_providers/02.json).
-    pub auth_infos: Option<Vec<serde_json::Value>>,
+    pub auth_infos: Option<Vec<ViewmodelHotspot20EapAuthInfo>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -2654,8 +2913,95 @@ impl ViewmodelHotspot20Eap {
         self
     }
     /// Sets `authInfos`.
-    pub fn with_auth_infos(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+    pub fn with_auth_infos(
+        mut self,
+        value: impl Into<Vec<ViewmodelHotspot20EapAuthInfo>>,
+    ) -> Self {
         self.auth_infos = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/query_hotspot20_identity_providers/02.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ViewmodelHotspot20EapAuthInfo {
+    /// May be null.
+    pub info: Option<String>,
+    /// May be null.
+    pub vendor_id: Option<String>,
+    /// May be null.
+    pub vendor_type: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for ViewmodelHotspot20EapAuthInfo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ViewmodelHotspot20EapAuthInfo,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("info", &v.info);
+            w.optional("vendorId", &v.vendor_id);
+            w.optional("vendorType", &v.vendor_type);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20EapAuthInfo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            ViewmodelHotspot20EapAuthInfo,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = ViewmodelHotspot20EapAuthInfo {
+                info: f.optional("info"),
+                vendor_id: f.optional("vendorId"),
+                vendor_type: f.optional("vendorType"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ViewmodelHotspot20EapAuthInfo"))
+    }
+}
+impl ViewmodelHotspot20EapAuthInfo {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            info: None,
+            vendor_id: None,
+            vendor_type: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `info`.
+    pub fn with_info(mut self, value: impl Into<String>) -> Self {
+        self.info = Some(value.into());
+        self
+    }
+    /// Sets `vendorId`.
+    pub fn with_vendor_id(mut self, value: impl Into<String>) -> Self {
+        self.vendor_id = Some(value.into());
+        self
+    }
+    /// Sets `vendorType`.
+    pub fn with_vendor_type(mut self, value: impl Into<String>) -> Self {
+        self.vendor_type = Some(value.into());
         self
     }
 }
@@ -3530,7 +3876,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// `POST /radiusServerProfiles` on the `network` API.
     ///
     /// - Request body (json, required): `RadiusServerProfile`
-    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `RadiusOperationResponse` (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/radiusServerProfiles")]
@@ -3553,7 +3899,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// `POST /radiusServerProfiles` on the `network` API.
     ///
     /// - Request body (json, required): `RadiusV1`
-    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `RadiusOperationResponse` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateRadiusServerProfileV1::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/radiusServerProfiles")]
@@ -3728,7 +4074,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// `POST /dhcpConfigServiceProfiles` on the `network` API.
     ///
     /// - Request body (json, required): `DhcpConfigServiceProfile`
-    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `DhcpConfigServiceProfileDeepOperationResponse` (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/dhcpConfigServiceProfiles")]
@@ -3753,7 +4099,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// `POST /dhcpConfigServiceProfiles` on the `network` API.
     ///
     /// - Request body (json, required): `DhcpConfigServiceProfileDeep`
-    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `DhcpConfigServiceProfileDeepOperationResponse` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateDhcpConfigServiceProfileV1::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/dhcpConfigServiceProfiles")]
@@ -6297,7 +6643,7 @@ impl<'a> CreateRadiusServerProfile<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
+                RadiusOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -6311,7 +6657,7 @@ impl<'a> CreateRadiusServerProfile<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Response<RadiusOperationResponse>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -6331,7 +6677,7 @@ impl<'a> CreateRadiusServerProfile<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
+                RadiusOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -6407,7 +6753,7 @@ impl<'a> CreateRadiusServerProfileV1<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
+                RadiusOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -6421,7 +6767,7 @@ impl<'a> CreateRadiusServerProfileV1<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Response<RadiusOperationResponse>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -6441,7 +6787,7 @@ impl<'a> CreateRadiusServerProfileV1<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
+                RadiusOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -7070,7 +7416,7 @@ impl<'a> CreateDhcpConfigServiceProfile<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
+                DhcpConfigServiceProfileDeepOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -7084,7 +7430,7 @@ impl<'a> CreateDhcpConfigServiceProfile<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Response<DhcpConfigServiceProfileDeepOperationResponse>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -7104,7 +7450,7 @@ impl<'a> CreateDhcpConfigServiceProfile<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
+                DhcpConfigServiceProfileDeepOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -7180,7 +7526,7 @@ impl<'a> CreateDhcpConfigServiceProfileV1<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
+                DhcpConfigServiceProfileDeepOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -7194,7 +7540,7 @@ impl<'a> CreateDhcpConfigServiceProfileV1<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Response<DhcpConfigServiceProfileDeepOperationResponse>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -7214,7 +7560,7 @@ impl<'a> CreateDhcpConfigServiceProfileV1<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
+                DhcpConfigServiceProfileDeepOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,

@@ -2493,7 +2493,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `POST /venues` on the `network` API.
     ///
     /// - Request body (json, required): `Venue`
-    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `OperationResponseVenueView` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenue::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (venue_service_api-0.2.8.yaml CreateVenue (not named by the document; added so venues can be created)).
@@ -2532,7 +2532,7 @@ impl<'a> WirelessVenuesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, required): `Venue`
-    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `OperationResponseVenueView` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenue::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (venue_service_api-0.2.8.yaml UpdateVenue (not named by the document; added so venues can be changed)).
@@ -3007,7 +3007,7 @@ impl<'a> CreateVenue<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
+                super::common::OperationResponseVenueView,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -3021,7 +3021,7 @@ impl<'a> CreateVenue<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Response<super::common::OperationResponseVenueView>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -3041,7 +3041,7 @@ impl<'a> CreateVenue<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
+                super::common::OperationResponseVenueView,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -3192,7 +3192,7 @@ impl<'a> UpdateVenue<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
+                super::common::OperationResponseVenueView,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -3206,7 +3206,7 @@ impl<'a> UpdateVenue<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Response<super::common::OperationResponseVenueView>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -3226,7 +3226,7 @@ impl<'a> UpdateVenue<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
+                super::common::OperationResponseVenueView,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,

@@ -891,12 +891,13 @@ impl ResidentPortalAccess {
 }
 /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitDto).
 ///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ResidentUnit {
     pub guid: Option<String>,
-    pub number: String,
+    /// Provenance: reference (payloads postman-requests/28-reset-token.json (the body is {status} alone)).
+    pub number: Option<String>,
     pub description: Option<String>,
     pub contact: Option<UnitContact>,
     pub status: Option<UnitStatus>,
@@ -914,7 +915,7 @@ impl serde::Serialize for ResidentUnit {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &ResidentUnit, w: &mut ruckus_one_runtime::object::Writer) {
             w.optional("guid", &v.guid);
-            w.field("number", &v.number);
+            w.optional("number", &v.number);
             w.optional("description", &v.description);
             w.optional("contact", &v.contact);
             w.optional("status", &v.status);
@@ -936,7 +937,7 @@ impl<'de> serde::Deserialize<'de> for ResidentUnit {
         ) -> Result<ResidentUnit, ruckus_one_runtime::object::FieldError> {
             let value = ResidentUnit {
                 guid: f.optional("guid"),
-                number: f.required("number")?,
+                number: f.optional("number"),
                 description: f.optional("description"),
                 contact: f.optional("contact"),
                 status: f.optional("status"),
@@ -952,12 +953,12 @@ impl<'de> serde::Deserialize<'de> for ResidentUnit {
     }
 }
 impl ResidentUnit {
-    /// Creates a value from the required fields; optional fields start empty.
+    /// Creates a value with every field empty.
     #[inline]
-    pub fn new(number: String) -> Self {
+    pub fn new() -> Self {
         Self {
             guid: None,
-            number,
+            number: None,
             description: None,
             contact: None,
             status: None,
@@ -969,6 +970,11 @@ impl ResidentUnit {
     /// Sets `guid`.
     pub fn with_guid(mut self, value: impl Into<String>) -> Self {
         self.guid = Some(value.into());
+        self
+    }
+    /// Sets `number`.
+    pub fn with_number(mut self, value: impl Into<String>) -> Self {
+        self.number = Some(value.into());
         self
     }
     /// Sets `description`.
@@ -1535,7 +1541,7 @@ impl<'de> serde::Deserialize<'de> for UnitDeviceAuthType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitDto (inline)).
+/// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitDto (inline); value TOKEN_RESET: payloads postman-requests/28-reset-token.json).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
@@ -1546,6 +1552,8 @@ pub enum UnitStatus {
     Disabled,
     /// `ENABLED`
     Enabled,
+    /// `TOKEN_RESET`
+    TokenReset,
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
@@ -1555,6 +1563,7 @@ impl UnitStatus {
         match self {
             Self::Disabled => "DISABLED",
             Self::Enabled => "ENABLED",
+            Self::TokenReset => "TOKEN_RESET",
             Self::Unknown(v) => v.as_str(),
         }
     }
@@ -1564,6 +1573,7 @@ impl From<&str> for UnitStatus {
         match s {
             "DISABLED" => Self::Disabled,
             "ENABLED" => Self::Enabled,
+            "TOKEN_RESET" => Self::TokenReset,
             other => {
                 Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
             }

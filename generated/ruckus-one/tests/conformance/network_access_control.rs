@@ -496,7 +496,7 @@ async fn network_access_control() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApplicationPolicyOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -512,8 +512,8 @@ async fn network_access_control() {
             .into_inner();
         support::same_json(&out, &expect, "create_application_policy");
         assert_eq!(
-            out, < ruckus_one::network::common::AsyncResult as support::Sample >
-            ::sample(),
+            out, < ruckus_one::network::common::ApplicationPolicyOperationResponse as
+            support::Sample > ::sample(),
             "create_application_policy: decoded value differs from the sample"
         );
     }
@@ -530,7 +530,7 @@ async fn network_access_control() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApplicationPolicyOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -546,8 +546,8 @@ async fn network_access_control() {
             .into_inner();
         support::same_json(&out, &expect, "create_application_policy_v1");
         assert_eq!(
-            out, < ruckus_one::network::common::AsyncResult as support::Sample >
-            ::sample(),
+            out, < ruckus_one::network::common::ApplicationPolicyOperationResponse as
+            support::Sample > ::sample(),
             "create_application_policy_v1: decoded value differs from the sample"
         );
     }
@@ -780,7 +780,7 @@ async fn network_access_control() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+                <ruckus_one::network::access_control::DevicePolicyOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -796,8 +796,9 @@ async fn network_access_control() {
             .into_inner();
         support::same_json(&out, &expect, "create_device_policy");
         assert_eq!(
-            out, < ruckus_one::network::common::AsyncResult as support::Sample >
-            ::sample(), "create_device_policy: decoded value differs from the sample"
+            out, < ruckus_one::network::access_control::DevicePolicyOperationResponse as
+            support::Sample > ::sample(),
+            "create_device_policy: decoded value differs from the sample"
         );
     }
     {
@@ -813,7 +814,7 @@ async fn network_access_control() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+                <ruckus_one::network::access_control::DevicePolicyOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -829,8 +830,9 @@ async fn network_access_control() {
             .into_inner();
         support::same_json(&out, &expect, "create_device_policy_v1");
         assert_eq!(
-            out, < ruckus_one::network::common::AsyncResult as support::Sample >
-            ::sample(), "create_device_policy_v1: decoded value differs from the sample"
+            out, < ruckus_one::network::access_control::DevicePolicyOperationResponse as
+            support::Sample > ::sample(),
+            "create_device_policy_v1: decoded value differs from the sample"
         );
     }
     {
@@ -1552,7 +1554,7 @@ async fn network_access_control() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::common::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApplicationPolicyOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1568,7 +1570,7 @@ async fn network_access_control() {
             .into_inner();
         support::same_json(&out, &expect, "add_access_control_profile");
         assert_eq!(
-            out, < ruckus_one::network::common::WifiEntityIdOperationResponse as
+            out, < ruckus_one::network::common::ApplicationPolicyOperationResponse as
             support::Sample > ::sample(),
             "add_access_control_profile: decoded value differs from the sample"
         );

@@ -202,7 +202,7 @@ async fn network_portal_service_profiles() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+                <ruckus_one::network::portal_service_profiles::OperationResponsePortalServiceProfileDto as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -219,8 +219,9 @@ async fn network_portal_service_profiles() {
             .into_inner();
         support::same_json(&out, &expect, "update_portal_service_profile");
         assert_eq!(
-            out, < ruckus_one::network::common::AsyncResult as support::Sample >
-            ::sample(),
+            out, <
+            ruckus_one::network::portal_service_profiles::OperationResponsePortalServiceProfileDto
+            as support::Sample > ::sample(),
             "update_portal_service_profile: decoded value differs from the sample"
         );
     }

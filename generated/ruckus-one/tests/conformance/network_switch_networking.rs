@@ -1513,7 +1513,7 @@ async fn network_switch_networking() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::common::VenueView as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueViewV1001 as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1526,7 +1526,7 @@ async fn network_switch_networking() {
             .expect("get_venue_setting");
         support::same_json(&out, &expect, "get_venue_setting");
         assert_eq!(
-            out, < ruckus_one::network::common::VenueView as support::Sample >
+            out, < ruckus_one::network::common::VenueViewV1001 as support::Sample >
             ::sample(), "get_venue_setting: decoded value differs from the sample"
         );
     }

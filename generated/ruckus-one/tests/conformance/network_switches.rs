@@ -20,8 +20,8 @@ async fn network_switches() {
             answer: Answer::Json(
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::switches::IcxSwitchView as support::Sample
-                        > ::sample_json()
+                        < ruckus_one::network::common::IcxSwitchView as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -36,7 +36,7 @@ async fn network_switches() {
             .expect("list_venue_switches");
         support::same_json(&out, &expect, "list_venue_switches");
         assert_eq!(
-            out, vec![< ruckus_one::network::switches::IcxSwitchView as support::Sample >
+            out, vec![< ruckus_one::network::common::IcxSwitchView as support::Sample >
             ::sample()], "list_venue_switches: decoded value differs from the sample"
         );
     }
@@ -79,8 +79,8 @@ async fn network_switches() {
             body_json: Some(
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::switches::IcxSwitchView as support::Sample
-                        > ::sample_json()
+                        < ruckus_one::network::common::IcxSwitchView as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -96,7 +96,7 @@ async fn network_switches() {
             .create_venue_switch(
                 "venueId 1/x",
                 &vec![
-                    < ruckus_one::network::switches::IcxSwitchView as support::Sample >
+                    < ruckus_one::network::common::IcxSwitchView as support::Sample >
                     ::sample()
                 ],
             )
@@ -209,7 +209,7 @@ async fn network_switches() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::switches::IcxSwitchView as support::Sample>::sample_json(),
+                <ruckus_one::network::common::IcxSwitchView as support::Sample>::sample_json(),
             ),
             status: 200u16,
             answer: Answer::Json(
@@ -223,7 +223,7 @@ async fn network_switches() {
             .update_venue_switch(
                 "venueId 1/x",
                 "switchId 1/x",
-                &<ruckus_one::network::switches::IcxSwitchView as support::Sample>::sample(),
+                &<ruckus_one::network::common::IcxSwitchView as support::Sample>::sample(),
             )
             .send()
             .await
@@ -243,7 +243,7 @@ async fn network_switches() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::switches::IcxSwitchView as support::Sample>::sample_json(),
+                <ruckus_one::network::common::IcxSwitchView as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -257,7 +257,7 @@ async fn network_switches() {
             .add_venue_switch(
                 "venueId 1/x",
                 "switchId 1/x",
-                &<ruckus_one::network::switches::IcxSwitchView as support::Sample>::sample(),
+                &<ruckus_one::network::common::IcxSwitchView as support::Sample>::sample(),
             )
             .send()
             .await

@@ -43,7 +43,14 @@ async fn network_switches_legacy() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some(serde_json::json!({ "sample" : true })),
+            body_json: Some(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::common::IcxSwitchView as support::Sample >
+                        ::sample_json()
+                    ],
+                ),
+            ),
             status: 200u16,
             answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
@@ -51,8 +58,12 @@ async fn network_switches_legacy() {
         let out = client
             .network()
             .switches_legacy()
-            .create_switch_legacy()
-            .body(&serde_json::json!({ "sample" : true }))
+            .create_switch_legacy(
+                &vec![
+                    < ruckus_one::network::common::IcxSwitchView as support::Sample >
+                    ::sample()
+                ],
+            )
             .send()
             .await
             .expect("create_switch_legacy");
@@ -295,7 +306,9 @@ async fn network_switches_legacy() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some(serde_json::json!({ "sample" : true })),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             status: 200u16,
             answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
@@ -303,8 +316,10 @@ async fn network_switches_legacy() {
         let out = client
             .network()
             .switches_legacy()
-            .create_switch_port_settings_legacy("switchId 1/x")
-            .body(&serde_json::json!({ "sample" : true }))
+            .create_switch_port_settings_legacy(
+                "switchId 1/x",
+                &vec!["sample".to_owned()],
+            )
             .send()
             .await
             .expect("create_switch_port_settings_legacy");

@@ -1011,7 +1011,7 @@ async fn network_tenants() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+                <ruckus_one::network::tenants::OperationResponseAdmin as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1027,8 +1027,9 @@ async fn network_tenants() {
             .into_inner();
         support::same_json(&out, &expect, "update_admins");
         assert_eq!(
-            out, < ruckus_one::network::common::AsyncResult as support::Sample >
-            ::sample(), "update_admins: decoded value differs from the sample"
+            out, < ruckus_one::network::tenants::OperationResponseAdmin as
+            support::Sample > ::sample(),
+            "update_admins: decoded value differs from the sample"
         );
     }
     {
@@ -1044,7 +1045,7 @@ async fn network_tenants() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+                <ruckus_one::network::tenants::OperationResponseAdmin as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1060,8 +1061,9 @@ async fn network_tenants() {
             .into_inner();
         support::same_json(&out, &expect, "create_admin");
         assert_eq!(
-            out, < ruckus_one::network::common::AsyncResult as support::Sample >
-            ::sample(), "create_admin: decoded value differs from the sample"
+            out, < ruckus_one::network::tenants::OperationResponseAdmin as
+            support::Sample > ::sample(),
+            "create_admin: decoded value differs from the sample"
         );
     }
     {

@@ -670,7 +670,7 @@ async fn network_venue_templates() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+                <ruckus_one::network::common::OperationResponseVenueView as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -686,8 +686,9 @@ async fn network_venue_templates() {
             .into_inner();
         support::same_json(&out, &expect, "create_venue_template");
         assert_eq!(
-            out, < ruckus_one::network::common::AsyncResult as support::Sample >
-            ::sample(), "create_venue_template: decoded value differs from the sample"
+            out, < ruckus_one::network::common::OperationResponseVenueView as
+            support::Sample > ::sample(),
+            "create_venue_template: decoded value differs from the sample"
         );
     }
     {
@@ -764,7 +765,7 @@ async fn network_venue_templates() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+                <ruckus_one::network::common::OperationResponseVenueView as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -781,8 +782,9 @@ async fn network_venue_templates() {
             .into_inner();
         support::same_json(&out, &expect, "update_venue_template");
         assert_eq!(
-            out, < ruckus_one::network::common::AsyncResult as support::Sample >
-            ::sample(), "update_venue_template: decoded value differs from the sample"
+            out, < ruckus_one::network::common::OperationResponseVenueView as
+            support::Sample > ::sample(),
+            "update_venue_template: decoded value differs from the sample"
         );
     }
     {

@@ -401,7 +401,7 @@ async fn network_venue_wifi_templates() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::common::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApplicationPolicyOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -418,7 +418,7 @@ async fn network_venue_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "add_venue_ap_group_template");
         assert_eq!(
-            out, < ruckus_one::network::common::WifiEntityIdOperationResponse as
+            out, < ruckus_one::network::common::ApplicationPolicyOperationResponse as
             support::Sample > ::sample(),
             "add_venue_ap_group_template: decoded value differs from the sample"
         );
@@ -531,7 +531,7 @@ async fn network_venue_wifi_templates() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::common::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApplicationPolicyOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -549,7 +549,7 @@ async fn network_venue_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "clone_venue_ap_group_template");
         assert_eq!(
-            out, < ruckus_one::network::common::WifiEntityIdOperationResponse as
+            out, < ruckus_one::network::common::ApplicationPolicyOperationResponse as
             support::Sample > ::sample(),
             "clone_venue_ap_group_template: decoded value differs from the sample"
         );

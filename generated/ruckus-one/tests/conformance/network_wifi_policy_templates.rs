@@ -219,7 +219,7 @@ async fn network_wifi_policy_templates() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::common::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApplicationPolicyOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -235,7 +235,7 @@ async fn network_wifi_policy_templates() {
             .into_inner();
         support::same_json(&out, &expect, "add_access_control_profile_template");
         assert_eq!(
-            out, < ruckus_one::network::common::WifiEntityIdOperationResponse as
+            out, < ruckus_one::network::common::ApplicationPolicyOperationResponse as
             support::Sample > ::sample(),
             "add_access_control_profile_template: decoded value differs from the sample"
         );
@@ -643,7 +643,7 @@ async fn network_wifi_policy_templates() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::common::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApplicationPolicyOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -659,7 +659,7 @@ async fn network_wifi_policy_templates() {
             .into_inner();
         support::same_json(&out, &expect, "add_application_policy_template");
         assert_eq!(
-            out, < ruckus_one::network::common::WifiEntityIdOperationResponse as
+            out, < ruckus_one::network::common::ApplicationPolicyOperationResponse as
             support::Sample > ::sample(),
             "add_application_policy_template: decoded value differs from the sample"
         );
@@ -771,7 +771,7 @@ async fn network_wifi_policy_templates() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::common::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApplicationPolicyOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -787,7 +787,7 @@ async fn network_wifi_policy_templates() {
             .into_inner();
         support::same_json(&out, &expect, "add_device_policy_template");
         assert_eq!(
-            out, < ruckus_one::network::common::WifiEntityIdOperationResponse as
+            out, < ruckus_one::network::common::ApplicationPolicyOperationResponse as
             support::Sample > ::sample(),
             "add_device_policy_template: decoded value differs from the sample"
         );
@@ -899,7 +899,7 @@ async fn network_wifi_policy_templates() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::common::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApplicationPolicyOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -915,7 +915,7 @@ async fn network_wifi_policy_templates() {
             .into_inner();
         support::same_json(&out, &expect, "add_l2_acl_policy_template");
         assert_eq!(
-            out, < ruckus_one::network::common::WifiEntityIdOperationResponse as
+            out, < ruckus_one::network::common::ApplicationPolicyOperationResponse as
             support::Sample > ::sample(),
             "add_l2_acl_policy_template: decoded value differs from the sample"
         );
@@ -1027,7 +1027,7 @@ async fn network_wifi_policy_templates() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::common::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApplicationPolicyOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1043,7 +1043,7 @@ async fn network_wifi_policy_templates() {
             .into_inner();
         support::same_json(&out, &expect, "add_l3_acl_policy_template");
         assert_eq!(
-            out, < ruckus_one::network::common::WifiEntityIdOperationResponse as
+            out, < ruckus_one::network::common::ApplicationPolicyOperationResponse as
             support::Sample > ::sample(),
             "add_l3_acl_policy_template: decoded value differs from the sample"
         );
@@ -1155,7 +1155,7 @@ async fn network_wifi_policy_templates() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::common::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApplicationPolicyOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1171,7 +1171,7 @@ async fn network_wifi_policy_templates() {
             .into_inner();
         support::same_json(&out, &expect, "add_rogue_policy_template");
         assert_eq!(
-            out, < ruckus_one::network::common::WifiEntityIdOperationResponse as
+            out, < ruckus_one::network::common::ApplicationPolicyOperationResponse as
             support::Sample > ::sample(),
             "add_rogue_policy_template: decoded value differs from the sample"
         );

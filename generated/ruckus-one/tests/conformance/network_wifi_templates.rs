@@ -260,7 +260,7 @@ async fn network_wifi_templates() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::common::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApplicationPolicyOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -276,7 +276,7 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "create_dhcp_config_service_profile_template");
         assert_eq!(
-            out, < ruckus_one::network::common::WifiEntityIdOperationResponse as
+            out, < ruckus_one::network::common::ApplicationPolicyOperationResponse as
             support::Sample > ::sample(),
             "create_dhcp_config_service_profile_template: decoded value differs from the sample"
         );
@@ -390,7 +390,7 @@ async fn network_wifi_templates() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::common::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApplicationPolicyOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -406,7 +406,7 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "add_radius_server_profile_template_v1");
         assert_eq!(
-            out, < ruckus_one::network::common::WifiEntityIdOperationResponse as
+            out, < ruckus_one::network::common::ApplicationPolicyOperationResponse as
             support::Sample > ::sample(),
             "add_radius_server_profile_template_v1: decoded value differs from the sample"
         );
@@ -520,7 +520,7 @@ async fn network_wifi_templates() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::common::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApplicationPolicyOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -536,7 +536,7 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "create_syslog_server_profile_template");
         assert_eq!(
-            out, < ruckus_one::network::common::WifiEntityIdOperationResponse as
+            out, < ruckus_one::network::common::ApplicationPolicyOperationResponse as
             support::Sample > ::sample(),
             "create_syslog_server_profile_template: decoded value differs from the sample"
         );
@@ -648,7 +648,7 @@ async fn network_wifi_templates() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::common::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApplicationPolicyOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -664,7 +664,7 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "create_tunnel_service_profile_template");
         assert_eq!(
-            out, < ruckus_one::network::common::WifiEntityIdOperationResponse as
+            out, < ruckus_one::network::common::ApplicationPolicyOperationResponse as
             support::Sample > ::sample(),
             "create_tunnel_service_profile_template: decoded value differs from the sample"
         );
@@ -776,7 +776,7 @@ async fn network_wifi_templates() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::common::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApplicationPolicyOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -792,7 +792,7 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "add_vlan_pool_profile_template");
         assert_eq!(
-            out, < ruckus_one::network::common::WifiEntityIdOperationResponse as
+            out, < ruckus_one::network::common::ApplicationPolicyOperationResponse as
             support::Sample > ::sample(),
             "add_vlan_pool_profile_template: decoded value differs from the sample"
         );
@@ -904,7 +904,7 @@ async fn network_wifi_templates() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::common::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApplicationPolicyOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -924,7 +924,7 @@ async fn network_wifi_templates() {
             "create_wifi_calling_service_profile_template",
         );
         assert_eq!(
-            out, < ruckus_one::network::common::WifiEntityIdOperationResponse as
+            out, < ruckus_one::network::common::ApplicationPolicyOperationResponse as
             support::Sample > ::sample(),
             "create_wifi_calling_service_profile_template: decoded value differs from the sample"
         );
@@ -1048,7 +1048,7 @@ async fn network_wifi_templates() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::common::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApplicationPolicyOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1065,7 +1065,7 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "clone_wifi_calling_service_profile_template");
         assert_eq!(
-            out, < ruckus_one::network::common::WifiEntityIdOperationResponse as
+            out, < ruckus_one::network::common::ApplicationPolicyOperationResponse as
             support::Sample > ::sample(),
             "clone_wifi_calling_service_profile_template: decoded value differs from the sample"
         );
@@ -1083,7 +1083,7 @@ async fn network_wifi_templates() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::common::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApplicationPolicyOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1099,7 +1099,7 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "create_wifi_network_template");
         assert_eq!(
-            out, < ruckus_one::network::common::WifiEntityIdOperationResponse as
+            out, < ruckus_one::network::common::ApplicationPolicyOperationResponse as
             support::Sample > ::sample(),
             "create_wifi_network_template: decoded value differs from the sample"
         );
@@ -1285,7 +1285,7 @@ async fn network_wifi_templates() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::common::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApplicationPolicyOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1302,7 +1302,7 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "clone_wifi_network_template");
         assert_eq!(
-            out, < ruckus_one::network::common::WifiEntityIdOperationResponse as
+            out, < ruckus_one::network::common::ApplicationPolicyOperationResponse as
             support::Sample > ::sample(),
             "clone_wifi_network_template: decoded value differs from the sample"
         );

@@ -717,7 +717,7 @@ async fn network_wireless_aps() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+                <ruckus_one::network::wireless_aps::ApPacketActionResponseOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -735,8 +735,10 @@ async fn network_wireless_aps() {
             .into_inner();
         support::same_json(&out, &expect, "patch_ap_packets");
         assert_eq!(
-            out, < ruckus_one::network::common::AsyncResult as support::Sample >
-            ::sample(), "patch_ap_packets: decoded value differs from the sample"
+            out, <
+            ruckus_one::network::wireless_aps::ApPacketActionResponseOperationResponse as
+            support::Sample > ::sample(),
+            "patch_ap_packets: decoded value differs from the sample"
         );
     }
     {

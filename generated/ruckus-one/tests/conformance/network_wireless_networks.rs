@@ -41,7 +41,9 @@ async fn network_wireless_networks() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some(serde_json::json!({ "sample" : true })),
+            body_json: Some(
+                <ruckus_one::network::common::WifiNetwork as support::Sample>::sample_json(),
+            ),
             status: 200u16,
             answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
@@ -49,8 +51,9 @@ async fn network_wireless_networks() {
         let out = client
             .network()
             .wireless_networks()
-            .create_network()
-            .body(&serde_json::json!({ "sample" : true }))
+            .create_network(
+                &<ruckus_one::network::common::WifiNetwork as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("create_network");
@@ -120,7 +123,9 @@ async fn network_wireless_networks() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some(serde_json::json!({ "sample" : true })),
+            body_json: Some(
+                <ruckus_one::network::common::WifiNetwork as support::Sample>::sample_json(),
+            ),
             status: 200u16,
             answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
@@ -128,8 +133,10 @@ async fn network_wireless_networks() {
         let out = client
             .network()
             .wireless_networks()
-            .update_network("networkId 1/x")
-            .body(&serde_json::json!({ "sample" : true }))
+            .update_network(
+                "networkId 1/x",
+                &<ruckus_one::network::common::WifiNetwork as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("update_network");

@@ -678,7 +678,7 @@ async fn network_wireless_service_profiles() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+                <ruckus_one::network::wireless_service_profiles::RadiusOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -694,8 +694,9 @@ async fn network_wireless_service_profiles() {
             .into_inner();
         support::same_json(&out, &expect, "create_radius_server_profile");
         assert_eq!(
-            out, < ruckus_one::network::common::AsyncResult as support::Sample >
-            ::sample(),
+            out, <
+            ruckus_one::network::wireless_service_profiles::RadiusOperationResponse as
+            support::Sample > ::sample(),
             "create_radius_server_profile: decoded value differs from the sample"
         );
     }
@@ -712,7 +713,7 @@ async fn network_wireless_service_profiles() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+                <ruckus_one::network::wireless_service_profiles::RadiusOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -728,8 +729,9 @@ async fn network_wireless_service_profiles() {
             .into_inner();
         support::same_json(&out, &expect, "create_radius_server_profile_v1");
         assert_eq!(
-            out, < ruckus_one::network::common::AsyncResult as support::Sample >
-            ::sample(),
+            out, <
+            ruckus_one::network::wireless_service_profiles::RadiusOperationResponse as
+            support::Sample > ::sample(),
             "create_radius_server_profile_v1: decoded value differs from the sample"
         );
     }
@@ -937,7 +939,7 @@ async fn network_wireless_service_profiles() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+                <ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfileDeepOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -953,8 +955,9 @@ async fn network_wireless_service_profiles() {
             .into_inner();
         support::same_json(&out, &expect, "create_dhcp_config_service_profile");
         assert_eq!(
-            out, < ruckus_one::network::common::AsyncResult as support::Sample >
-            ::sample(),
+            out, <
+            ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfileDeepOperationResponse
+            as support::Sample > ::sample(),
             "create_dhcp_config_service_profile: decoded value differs from the sample"
         );
     }
@@ -971,7 +974,7 @@ async fn network_wireless_service_profiles() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+                <ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfileDeepOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -987,8 +990,9 @@ async fn network_wireless_service_profiles() {
             .into_inner();
         support::same_json(&out, &expect, "create_dhcp_config_service_profile_v1");
         assert_eq!(
-            out, < ruckus_one::network::common::AsyncResult as support::Sample >
-            ::sample(),
+            out, <
+            ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfileDeepOperationResponse
+            as support::Sample > ::sample(),
             "create_dhcp_config_service_profile_v1: decoded value differs from the sample"
         );
     }

@@ -20,7 +20,7 @@ async fn network_wireless_venues() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+                <ruckus_one::network::common::OperationResponseVenueView as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -36,8 +36,9 @@ async fn network_wireless_venues() {
             .into_inner();
         support::same_json(&out, &expect, "create_venue");
         assert_eq!(
-            out, < ruckus_one::network::common::AsyncResult as support::Sample >
-            ::sample(), "create_venue: decoded value differs from the sample"
+            out, < ruckus_one::network::common::OperationResponseVenueView as
+            support::Sample > ::sample(),
+            "create_venue: decoded value differs from the sample"
         );
     }
     {
@@ -81,7 +82,7 @@ async fn network_wireless_venues() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+                <ruckus_one::network::common::OperationResponseVenueView as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -98,8 +99,9 @@ async fn network_wireless_venues() {
             .into_inner();
         support::same_json(&out, &expect, "update_venue");
         assert_eq!(
-            out, < ruckus_one::network::common::AsyncResult as support::Sample >
-            ::sample(), "update_venue: decoded value differs from the sample"
+            out, < ruckus_one::network::common::OperationResponseVenueView as
+            support::Sample > ::sample(),
+            "update_venue: decoded value differs from the sample"
         );
     }
     {

@@ -1805,6 +1805,179 @@ impl support::Sample for ruckus_one::network::activities::ActivityQuery {
         feature = "network-wireless-venues"
     )
 )]
+impl support::Sample for ruckus_one::network::common::QueryResultDateItem {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_ap_group_id("sample".to_owned())
+                .with_name("sample".to_owned())
+                .with_serial_number("sample".to_owned())
+                .with_venue_id("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("apGroupId", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            ("serialNumber", serde_json::Value::from("sample")),
+            ("venueId", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-activities",
+        feature = "network-entitlements",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-venue-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-venues"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::QueryResultResponseItemApGroup {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_ap_group_id("sample".to_owned())
+                .with_ap_group_name("sample".to_owned())
+                .with_id("sample".to_owned())
+                .with_is_default(true)
+                .with_radio("sample".to_owned())
+                .with_radio_types(vec!["sample".to_owned()])
+                .with_validation_error(true)
+                .with_validation_error_reached_max_connected_captive_networks_limit(true)
+                .with_validation_error_reached_max_connected_networks_limit(true)
+                .with_validation_error_ssid_already_activated(true)
+                .with_vlan_pool_id("sample".to_owned())
+                .with_vlan_pool_name("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("apGroupId", serde_json::Value::from("sample")),
+            ("apGroupName", serde_json::Value::from("sample")),
+            ("id", serde_json::Value::from("sample")),
+            ("isDefault", serde_json::Value::from(true)),
+            ("radio", serde_json::Value::from("sample")),
+            (
+                "radioTypes",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("validationError", serde_json::Value::from(true)),
+            (
+                "validationErrorReachedMaxConnectedCaptiveNetworksLimit",
+                serde_json::Value::from(true),
+            ),
+            (
+                "validationErrorReachedMaxConnectedNetworksLimit",
+                serde_json::Value::from(true),
+            ),
+            ("validationErrorSsidAlreadyActivated", serde_json::Value::from(true)),
+            ("vlanPoolId", serde_json::Value::from("sample")),
+            ("vlanPoolName", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-activities",
+        feature = "network-entitlements",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-venue-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-venues"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::QueryResultResponseItem {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_all_ap_groups_radio("sample".to_owned())
+                .with_ap_groups(
+                    vec![
+                        < ruckus_one::network::common::QueryResultResponseItemApGroup as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_dual5g_enabled(true)
+                .with_is_all_ap_groups(true)
+                .with_network_id("sample".to_owned())
+                .with_triple_band_enabled(true)
+                .with_venue_id("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("allApGroupsRadio", serde_json::Value::from("sample")),
+            (
+                "apGroups",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::common::QueryResultResponseItemApGroup as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("dual5gEnabled", serde_json::Value::from(true)),
+            ("isAllApGroups", serde_json::Value::from(true)),
+            ("networkId", serde_json::Value::from("sample")),
+            ("tripleBandEnabled", serde_json::Value::from(true)),
+            ("venueId", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-activities",
+        feature = "network-entitlements",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-venue-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-venues"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::QueryResult {
     fn sample() -> Self {
         {
@@ -1812,10 +1985,20 @@ impl support::Sample for ruckus_one::network::common::QueryResult {
                 .with_total_count(1)
                 .with_page(1)
                 .with_data(vec![serde_json::json!({ "sample" : true })])
-                .with_date(vec![serde_json::json!({ "sample" : true })])
+                .with_date(
+                    vec![
+                        < ruckus_one::network::common::QueryResultDateItem as
+                        support::Sample > ::sample()
+                    ],
+                )
                 .with_fields(vec!["sample".to_owned()])
                 .with_page_size(1)
-                .with_response(vec![serde_json::json!({ "sample" : true })])
+                .with_response(
+                    vec![
+                        < ruckus_one::network::common::QueryResultResponseItem as
+                        support::Sample > ::sample()
+                    ],
+                )
                 .with_size(1)
                 .with_total_elements(1)
                 .with_total_pages(1);
@@ -1838,7 +2021,12 @@ impl support::Sample for ruckus_one::network::common::QueryResult {
             ),
             (
                 "date",
-                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::common::QueryResultDateItem as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
             ),
             (
                 "fields",
@@ -1847,7 +2035,12 @@ impl support::Sample for ruckus_one::network::common::QueryResult {
             ("pageSize", serde_json::Value::from(1)),
             (
                 "response",
-                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::common::QueryResultResponseItem as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
             ),
             ("size", serde_json::Value::from(1)),
             ("totalElements", serde_json::Value::from(1)),
@@ -2348,6 +2541,55 @@ impl support::Sample for ruckus_one::network::common::AsyncResultLink {
         feature = "network-wireless-venues"
     )
 )]
+impl support::Sample for ruckus_one::network::common::AsyncAnswer {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new().with_id(serde_json::json!({ "sample" : true }));
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::json!({ "sample" : true })),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-access-control",
+        feature = "network-ap-settings",
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-edge-services",
+        feature = "network-identity",
+        feature = "network-mac-registrations",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-template-switch-profiles",
+        feature = "network-tenants",
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-ap-model-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
+        feature = "network-wireless-venues"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::AsyncResult {
     fn sample() -> Self {
         {
@@ -2359,7 +2601,9 @@ impl support::Sample for ruckus_one::network::common::AsyncResult {
                     ],
                 )
                 .with_request_id("sample".to_owned())
-                .with_response(serde_json::json!({ "sample" : true }))
+                .with_response(
+                    <ruckus_one::network::common::AsyncAnswer as support::Sample>::sample(),
+                )
                 .with_id("sample".to_owned())
                 .with_name("sample".to_owned());
             value
@@ -2383,7 +2627,10 @@ impl support::Sample for ruckus_one::network::common::AsyncResult {
                 ),
             ),
             ("requestId", serde_json::Value::from("sample")),
-            ("response", serde_json::json!({ "sample" : true })),
+            (
+                "response",
+                <ruckus_one::network::common::AsyncAnswer as support::Sample>::sample_json(),
+            ),
             ("id", serde_json::Value::from("sample")),
             ("name", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
@@ -3031,7 +3278,11 @@ impl support::Sample for ruckus_one::network::common::QueryRequest {
                 )
                 .with_search_string("sample".to_owned())
                 .with_search_target_fields(vec!["sample".to_owned()])
-                .with_filters(serde_json::json!({ "sample" : true }))
+                .with_filters(
+                    std::collections::BTreeMap::from([
+                        ("k".to_owned(), serde_json::json!({ "sample" : true })),
+                    ]),
+                )
                 .with_fields(vec!["sample".to_owned()])
                 .with_sort_by_count_field("sample".to_owned())
                 .with_multi_sort_fields(vec!["sample".to_owned()])
@@ -3097,7 +3348,10 @@ impl support::Sample for ruckus_one::network::common::QueryRequest {
                 "searchTargetFields",
                 serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
             ),
-            ("filters", serde_json::json!({ "sample" : true })),
+            (
+                "filters",
+                support::object([("k", serde_json::json!({ "sample" : true }))]),
+            ),
             (
                 "fields",
                 serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
@@ -7040,6 +7294,184 @@ impl support::Sample for ruckus_one::network::identity::IdentityTimestamp {
 }
 #[cfg(feature = "network-identity")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-identity")))]
+impl support::Sample
+for ruckus_one::network::identity::IdentityGroupIdentityEthernetPort {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_created_at("sample".to_owned())
+                .with_identity_id("sample".to_owned())
+                .with_mac_address("sample".to_owned())
+                .with_name("sample".to_owned())
+                .with_persona_id("sample".to_owned())
+                .with_port_index(1)
+                .with_updated_at("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("createdAt", serde_json::Value::from("sample")),
+            ("identityId", serde_json::Value::from("sample")),
+            ("macAddress", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            ("personaId", serde_json::Value::from("sample")),
+            ("portIndex", serde_json::Value::from(1)),
+            ("updatedAt", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-identity")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-identity")))]
+impl support::Sample for ruckus_one::network::identity::IdentityGroupIdentity {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_created_at(serde_json::json!({ "sample" : true }))
+                .with_description(serde_json::json!({ "sample" : true }))
+                .with_device_count(1)
+                .with_devices(vec![serde_json::json!({ "sample" : true })])
+                .with_dpsk_guid(ruckus_one_runtime::Secret::from("sample"))
+                .with_dpsk_passphrase(ruckus_one_runtime::Secret::from("sample"))
+                .with_email(serde_json::json!({ "sample" : true }))
+                .with_ethernet_ports(
+                    vec![
+                        <
+                        ruckus_one::network::identity::IdentityGroupIdentityEthernetPort
+                        as support::Sample > ::sample()
+                    ],
+                )
+                .with_expiration_date(serde_json::json!({ "sample" : true }))
+                .with_group_id("sample".to_owned())
+                .with_id("sample".to_owned())
+                .with_identity_id("sample".to_owned())
+                .with_links(vec![serde_json::json!({ "sample" : true })])
+                .with_metering_profile_id(serde_json::json!({ "sample" : true }))
+                .with_name("sample".to_owned())
+                .with_parent_id("sample".to_owned())
+                .with_primary(true)
+                .with_revoked(true)
+                .with_switches(vec![serde_json::json!({ "sample" : true })])
+                .with_updated_at(serde_json::json!({ "sample" : true }))
+                .with_vlan(1)
+                .with_vni(1);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("createdAt", serde_json::json!({ "sample" : true })),
+            ("description", serde_json::json!({ "sample" : true })),
+            ("deviceCount", serde_json::Value::from(1)),
+            (
+                "devices",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
+            ("dpskGuid", serde_json::Value::from("sample")),
+            ("dpskPassphrase", serde_json::Value::from("sample")),
+            ("email", serde_json::json!({ "sample" : true })),
+            (
+                "ethernetPorts",
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::identity::IdentityGroupIdentityEthernetPort
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("expirationDate", serde_json::json!({ "sample" : true })),
+            ("groupId", serde_json::Value::from("sample")),
+            ("id", serde_json::Value::from("sample")),
+            ("identityId", serde_json::Value::from("sample")),
+            (
+                "links",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
+            ("meteringProfileId", serde_json::json!({ "sample" : true })),
+            ("name", serde_json::Value::from("sample")),
+            ("parentId", serde_json::Value::from("sample")),
+            ("primary", serde_json::Value::from(true)),
+            ("revoked", serde_json::Value::from(true)),
+            (
+                "switches",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
+            ("updatedAt", serde_json::json!({ "sample" : true })),
+            ("vlan", serde_json::Value::from(1)),
+            ("vni", serde_json::Value::from(1)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-identity", feature = "network-mac-registrations"))]
+impl support::Sample for ruckus_one::network::common::RelLink {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_rel("sample".to_owned())
+                .with_href("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("rel", serde_json::Value::from("sample")),
+            ("href", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-identity")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-identity")))]
+impl support::Sample for ruckus_one::network::identity::IdentityGroupPersona {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_group_id("sample".to_owned())
+                .with_id("sample".to_owned())
+                .with_name("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("groupId", serde_json::Value::from("sample")),
+            ("id", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-identity")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-identity")))]
 impl support::Sample for ruckus_one::network::identity::IdentityGroup {
     fn sample() -> Self {
         {
@@ -7070,11 +7502,26 @@ impl support::Sample for ruckus_one::network::identity::IdentityGroup {
                 )
                 .with_personal_identity_network_id("sample".to_owned())
                 .with_identity_count(1)
-                .with_identities(vec![serde_json::json!({ "sample" : true })])
-                .with_links_2(vec![serde_json::json!({ "sample" : true })])
+                .with_identities(
+                    vec![
+                        < ruckus_one::network::identity::IdentityGroupIdentity as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_links_2(
+                    vec![
+                        < ruckus_one::network::common::RelLink as support::Sample >
+                        ::sample()
+                    ],
+                )
                 .with_nsg_id("sample".to_owned())
                 .with_persona_count(1)
-                .with_personas(vec![serde_json::json!({ "sample" : true })])
+                .with_personas(
+                    vec![
+                        < ruckus_one::network::identity::IdentityGroupPersona as
+                        support::Sample > ::sample()
+                    ],
+                )
                 .with_tenant_id("sample".to_owned());
             value
                 .additional_fields
@@ -7119,17 +7566,32 @@ impl support::Sample for ruckus_one::network::identity::IdentityGroup {
             ("identityCount", serde_json::Value::from(1)),
             (
                 "identities",
-                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::identity::IdentityGroupIdentity as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
             ),
             (
                 "links",
-                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::common::RelLink as support::Sample >
+                        ::sample_json()
+                    ],
+                ),
             ),
             ("nsgId", serde_json::Value::from("sample")),
             ("personaCount", serde_json::Value::from(1)),
             (
                 "personas",
-                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::identity::IdentityGroupPersona as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
             ),
             ("tenantId", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
@@ -7321,7 +7783,12 @@ impl support::Sample for ruckus_one::network::identity::Identity {
                     ],
                 )
                 .with_links(serde_json::json!({ "sample" : true }))
-                .with_links_2(vec![serde_json::json!({ "sample" : true })])
+                .with_links_2(
+                    vec![
+                        < ruckus_one::network::common::RelLink as support::Sample >
+                        ::sample()
+                    ],
+                )
                 .with_id("sample".to_owned())
                 .with_group_id("sample".to_owned())
                 .with_parent_id("sample".to_owned())
@@ -7380,7 +7847,12 @@ impl support::Sample for ruckus_one::network::identity::Identity {
             ("_links", serde_json::json!({ "sample" : true })),
             (
                 "links",
-                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::common::RelLink as support::Sample >
+                        ::sample_json()
+                    ],
+                ),
             ),
             ("id", serde_json::Value::from("sample")),
             ("groupId", serde_json::Value::from("sample")),
@@ -8038,6 +8510,125 @@ impl support::Sample for ruckus_one::network::dpsk::DpskPool {
 }
 #[cfg(feature = "network-dpsk")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-dpsk")))]
+impl support::Sample for ruckus_one::network::dpsk::DpskPoolQueryResponseContentItem {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_creation_date(serde_json::json!({ "sample" : true }))
+                .with_device_count_limit(serde_json::json!({ "sample" : true }))
+                .with_expiration_date("sample".to_owned())
+                .with_expiration_offset(1)
+                .with_expiration_type("sample".to_owned())
+                .with_id("sample".to_owned())
+                .with_identity_id("sample".to_owned())
+                .with_last_updation_date("sample".to_owned())
+                .with_name("sample".to_owned())
+                .with_network_count(1)
+                .with_network_ids(vec![serde_json::json!({ "sample" : true })])
+                .with_passphrase_format(ruckus_one_runtime::Secret::from("sample"))
+                .with_passphrase_length(1)
+                .with_policy_default_access(true)
+                .with_policy_set_id("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("creationDate", serde_json::json!({ "sample" : true })),
+            ("deviceCountLimit", serde_json::json!({ "sample" : true })),
+            ("expirationDate", serde_json::Value::from("sample")),
+            ("expirationOffset", serde_json::Value::from(1)),
+            ("expirationType", serde_json::Value::from("sample")),
+            ("id", serde_json::Value::from("sample")),
+            ("identityId", serde_json::Value::from("sample")),
+            ("lastUpdationDate", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            ("networkCount", serde_json::Value::from(1)),
+            (
+                "networkIds",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
+            ("passphraseFormat", serde_json::Value::from("sample")),
+            ("passphraseLength", serde_json::Value::from(1)),
+            ("policyDefaultAccess", serde_json::Value::from(true)),
+            ("policySetId", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-dpsk")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-dpsk")))]
+impl support::Sample for ruckus_one::network::dpsk::DpskPoolQueryResponsePageableSort {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_empty(true)
+                .with_sorted(true)
+                .with_unsorted(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("empty", serde_json::Value::from(true)),
+            ("sorted", serde_json::Value::from(true)),
+            ("unsorted", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-dpsk")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-dpsk")))]
+impl support::Sample for ruckus_one::network::dpsk::DpskPoolQueryResponsePageable {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_offset(1)
+                .with_page_number(1)
+                .with_page_size(1)
+                .with_paged(true)
+                .with_sort(
+                    <ruckus_one::network::dpsk::DpskPoolQueryResponsePageableSort as support::Sample>::sample(),
+                )
+                .with_unpaged(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("offset", serde_json::Value::from(1)),
+            ("pageNumber", serde_json::Value::from(1)),
+            ("pageSize", serde_json::Value::from(1)),
+            ("paged", serde_json::Value::from(true)),
+            (
+                "sort",
+                <ruckus_one::network::dpsk::DpskPoolQueryResponsePageableSort as support::Sample>::sample_json(),
+            ),
+            ("unpaged", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-dpsk")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-dpsk")))]
 impl support::Sample for ruckus_one::network::dpsk::DpskPoolQueryResponse {
     fn sample() -> Self {
         {
@@ -8052,15 +8643,24 @@ impl support::Sample for ruckus_one::network::dpsk::DpskPoolQueryResponse {
                         ::sample()
                     ],
                 )
-                .with_content(vec![serde_json::json!({ "sample" : true })])
+                .with_content(
+                    vec![
+                        < ruckus_one::network::dpsk::DpskPoolQueryResponseContentItem as
+                        support::Sample > ::sample()
+                    ],
+                )
                 .with_empty(true)
                 .with_first(true)
                 .with_last(true)
                 .with_number(1)
                 .with_number_of_elements(1)
-                .with_pageable(serde_json::json!({ "sample" : true }))
+                .with_pageable(
+                    <ruckus_one::network::dpsk::DpskPoolQueryResponsePageable as support::Sample>::sample(),
+                )
                 .with_size(1)
-                .with_sort(serde_json::json!({ "sample" : true }))
+                .with_sort(
+                    <ruckus_one::network::dpsk::DpskPoolQueryResponsePageableSort as support::Sample>::sample(),
+                )
                 .with_total_elements(1);
             value
                 .additional_fields
@@ -8091,16 +8691,27 @@ impl support::Sample for ruckus_one::network::dpsk::DpskPoolQueryResponse {
             ),
             (
                 "content",
-                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::dpsk::DpskPoolQueryResponseContentItem as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
             ),
             ("empty", serde_json::Value::from(true)),
             ("first", serde_json::Value::from(true)),
             ("last", serde_json::Value::from(true)),
             ("number", serde_json::Value::from(1)),
             ("numberOfElements", serde_json::Value::from(1)),
-            ("pageable", serde_json::json!({ "sample" : true })),
+            (
+                "pageable",
+                <ruckus_one::network::dpsk::DpskPoolQueryResponsePageable as support::Sample>::sample_json(),
+            ),
             ("size", serde_json::Value::from(1)),
-            ("sort", serde_json::json!({ "sample" : true })),
+            (
+                "sort",
+                <ruckus_one::network::dpsk::DpskPoolQueryResponsePageableSort as support::Sample>::sample_json(),
+            ),
             ("totalElements", serde_json::Value::from(1)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -8302,6 +8913,29 @@ impl support::Sample for ruckus_one::network::dpsk::DpskPassphrase {
 }
 #[cfg(feature = "network-dpsk")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-dpsk")))]
+impl support::Sample
+for ruckus_one::network::dpsk::DpskPassphraseQueryResponsePagination {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new().with_settings_id("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("settingsId", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-dpsk")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-dpsk")))]
 impl support::Sample for ruckus_one::network::dpsk::DpskPassphraseQueryResponse {
     fn sample() -> Self {
         {
@@ -8316,7 +8950,9 @@ impl support::Sample for ruckus_one::network::dpsk::DpskPassphraseQueryResponse 
                         ::sample()
                     ],
                 )
-                .with_pagination(serde_json::json!({ "sample" : true }));
+                .with_pagination(
+                    <ruckus_one::network::dpsk::DpskPassphraseQueryResponsePagination as support::Sample>::sample(),
+                );
             value
                 .additional_fields
                 .insert(
@@ -8344,7 +8980,10 @@ impl support::Sample for ruckus_one::network::dpsk::DpskPassphraseQueryResponse 
                     ],
                 ),
             ),
-            ("pagination", serde_json::json!({ "sample" : true })),
+            (
+                "pagination",
+                <ruckus_one::network::dpsk::DpskPassphraseQueryResponsePagination as support::Sample>::sample_json(),
+            ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -8657,7 +9296,12 @@ impl support::Sample for ruckus_one::network::mac_registrations::MacRegistration
                 .with_enabled(serde_json::json!({ "sample" : true }))
                 .with_association_ids(vec!["sample".to_owned()])
                 .with_network_ids(vec!["sample".to_owned()])
-                .with_links_2(serde_json::json!({ "sample" : true }))
+                .with_links_2(
+                    vec![
+                        < ruckus_one::network::common::RelLink as support::Sample >
+                        ::sample()
+                    ],
+                )
                 .with_id("sample".to_owned())
                 .with_auto_cleanup(true)
                 .with_expiration_offset(1)
@@ -8698,7 +9342,15 @@ impl support::Sample for ruckus_one::network::mac_registrations::MacRegistration
                 "networkIds",
                 serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
             ),
-            ("links", serde_json::json!({ "sample" : true })),
+            (
+                "links",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::common::RelLink as support::Sample >
+                        ::sample_json()
+                    ],
+                ),
+            ),
             ("id", serde_json::Value::from("sample")),
             ("autoCleanup", serde_json::Value::from(true)),
             ("expirationOffset", serde_json::Value::from(1)),
@@ -8893,7 +9545,12 @@ impl support::Sample for ruckus_one::network::mac_registrations::Pool {
                         ),
                     ]),
                 )
-                .with_links_2(vec![serde_json::json!({ "sample" : true })])
+                .with_links_2(
+                    vec![
+                        < ruckus_one::network::common::RelLink as support::Sample >
+                        ::sample()
+                    ],
+                )
                 .with_network_ids(vec!["sample".to_owned()]);
             value
                 .additional_fields
@@ -8940,7 +9597,12 @@ impl support::Sample for ruckus_one::network::mac_registrations::Pool {
             ),
             (
                 "links",
-                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::common::RelLink as support::Sample >
+                        ::sample_json()
+                    ],
+                ),
             ),
             (
                 "networkIds",
@@ -10940,13 +11602,50 @@ impl support::Sample for ruckus_one::network::common::EntityIdOperationResponse 
         feature = "network-portal-service-profiles"
     )
 )]
+impl support::Sample
+for ruckus_one::network::common::OperationResponseRequestIdOnlyResponse {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_id("sample".to_owned())
+                .with_request_id("sample".to_owned())
+                .with_service_name("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("requestId", serde_json::Value::from("sample")),
+            ("serviceName", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-certificates",
+        feature = "network-guest-users",
+        feature = "network-portal-service-profiles"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::OperationResponseRequestIdOnly {
     fn sample() -> Self {
         {
             let mut value = Self::new()
                 .with_request_id("sample".to_owned())
                 .with_action("sample".to_owned())
-                .with_response(serde_json::json!({ "sample" : true }));
+                .with_response(
+                    <ruckus_one::network::common::OperationResponseRequestIdOnlyResponse as support::Sample>::sample(),
+                );
             value
                 .additional_fields
                 .insert(
@@ -10960,7 +11659,10 @@ impl support::Sample for ruckus_one::network::common::OperationResponseRequestId
         support::object([
             ("requestId", serde_json::Value::from("sample")),
             ("action", serde_json::Value::from("sample")),
-            ("response", serde_json::json!({ "sample" : true })),
+            (
+                "response",
+                <ruckus_one::network::common::OperationResponseRequestIdOnlyResponse as support::Sample>::sample_json(),
+            ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -14464,6 +15166,33 @@ impl support::Sample for ruckus_one::network::tenants::TenantTenantType {
 }
 #[cfg(feature = "network-tenants")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
+impl support::Sample for ruckus_one::network::tenants::TenantMspEc2 {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_parent_msp_id("sample".to_owned())
+                .with_service_effective_date("sample".to_owned())
+                .with_service_expiration_date("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("parentMspId", serde_json::Value::from("sample")),
+            ("serviceEffectiveDate", serde_json::Value::from("sample")),
+            ("serviceExpirationDate", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-tenants")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
 impl support::Sample for ruckus_one::network::tenants::Tenant {
     fn sample() -> Self {
         {
@@ -14545,7 +15274,9 @@ impl support::Sample for ruckus_one::network::tenants::Tenant {
                     <ruckus_one::network::tenants::TenantTenantType as support::Sample>::sample(),
                 )
                 .with_subscribes("sample".to_owned())
-                .with_msp_ec(serde_json::json!({ "sample" : true }));
+                .with_msp_ec(
+                    <ruckus_one::network::tenants::TenantMspEc2 as support::Sample>::sample(),
+                );
             value
                 .additional_fields
                 .insert(
@@ -14654,7 +15385,10 @@ impl support::Sample for ruckus_one::network::tenants::Tenant {
                 <ruckus_one::network::tenants::TenantTenantType as support::Sample>::sample_json(),
             ),
             ("subscribes", serde_json::Value::from("sample")),
-            ("mspEc", serde_json::json!({ "sample" : true })),
+            (
+                "mspEc",
+                <ruckus_one::network::tenants::TenantMspEc2 as support::Sample>::sample_json(),
+            ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -15159,6 +15893,36 @@ impl support::Sample for ruckus_one::network::tenants::TenantPrivacyFeatureReque
                         > ::sample_json()
                     ],
                 ),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-tenants")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
+impl support::Sample for ruckus_one::network::tenants::OperationResponseAdmin {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_request_id("sample".to_owned())
+                .with_response(
+                    <ruckus_one::network::tenants::Admin as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("requestId", serde_json::Value::from("sample")),
+            (
+                "response",
+                <ruckus_one::network::tenants::Admin as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -16625,6 +17389,98 @@ impl support::Sample for ruckus_one::network::msp::UpdateMspRequest {
 }
 #[cfg(feature = "network-msp")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-msp")))]
+impl support::Sample for ruckus_one::network::msp::MspLegacyBodyAdminDelegation {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_msp_admin_id("sample".to_owned())
+                .with_msp_admin_role("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("msp_admin_id", serde_json::Value::from("sample")),
+            ("msp_admin_role", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-msp")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-msp")))]
+impl support::Sample for ruckus_one::network::msp::MspLegacyBodyLicensesAssignment {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_device_sub_type("sample".to_owned())
+                .with_device_type("sample".to_owned())
+                .with_is_trial(true)
+                .with_quantity(1);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("deviceSubType", serde_json::Value::from("sample")),
+            ("deviceType", serde_json::Value::from("sample")),
+            ("isTrial", serde_json::Value::from(true)),
+            ("quantity", serde_json::Value::from(1)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-msp")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-msp")))]
+impl support::Sample for ruckus_one::network::msp::MspLegacyBodyLicenses {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_assignments(
+                    vec![
+                        < ruckus_one::network::msp::MspLegacyBodyLicensesAssignment as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_trial_action("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "assignments",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::msp::MspLegacyBodyLicensesAssignment as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("trialAction", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-msp")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-msp")))]
 impl support::Sample for ruckus_one::network::msp::MspLegacyBody {
     fn sample() -> Self {
         {
@@ -16648,14 +17504,21 @@ impl support::Sample for ruckus_one::network::msp::MspLegacyBody {
                 .with_parent_id("sample".to_owned())
                 .with_tenant_id("sample".to_owned())
                 .with_request_id("sample".to_owned())
-                .with_admin_delegations(vec![serde_json::json!({ "sample" : true })])
+                .with_admin_delegations(
+                    vec![
+                        < ruckus_one::network::msp::MspLegacyBodyAdminDelegation as
+                        support::Sample > ::sample()
+                    ],
+                )
                 .with_admin_firstname("sample".to_owned())
                 .with_admin_lastname("sample".to_owned())
                 .with_admin_role("sample".to_owned())
                 .with_city("sample".to_owned())
                 .with_country("sample".to_owned())
                 .with_delegations(vec![serde_json::json!({ "sample" : true })])
-                .with_licenses(serde_json::json!({ "sample" : true }))
+                .with_licenses(
+                    <ruckus_one::network::msp::MspLegacyBodyLicenses as support::Sample>::sample(),
+                )
                 .with_name("sample".to_owned())
                 .with_postal_code("sample".to_owned())
                 .with_service_effective_date("sample".to_owned())
@@ -16698,7 +17561,12 @@ impl support::Sample for ruckus_one::network::msp::MspLegacyBody {
             ("requestId", serde_json::Value::from("sample")),
             (
                 "admin_delegations",
-                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::msp::MspLegacyBodyAdminDelegation as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
             ),
             ("admin_firstname", serde_json::Value::from("sample")),
             ("admin_lastname", serde_json::Value::from("sample")),
@@ -16709,7 +17577,10 @@ impl support::Sample for ruckus_one::network::msp::MspLegacyBody {
                 "delegations",
                 serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
             ),
-            ("licenses", serde_json::json!({ "sample" : true })),
+            (
+                "licenses",
+                <ruckus_one::network::msp::MspLegacyBodyLicenses as support::Sample>::sample_json(),
+            ),
             ("name", serde_json::Value::from("sample")),
             ("postal_code", serde_json::Value::from("sample")),
             ("service_effective_date", serde_json::Value::from("sample")),
@@ -19017,6 +19888,47 @@ impl support::Sample for ruckus_one::network::common::AaaWifiWlan {
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl support::Sample for ruckus_one::network::common::AaaWifiNetworkVenue {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_all_ap_groups_radio("sample".to_owned())
+                .with_all_ap_groups_radio_types(vec!["sample".to_owned()])
+                .with_dual5g_enabled(true)
+                .with_id("sample".to_owned())
+                .with_is_all_ap_groups(true)
+                .with_network_id("sample".to_owned())
+                .with_triple_band_enabled(true)
+                .with_venue_id("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("allApGroupsRadio", serde_json::Value::from("sample")),
+            (
+                "allApGroupsRadioTypes",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("dual5gEnabled", serde_json::Value::from(true)),
+            ("id", serde_json::Value::from("sample")),
+            ("isAllApGroups", serde_json::Value::from(true)),
+            ("networkId", serde_json::Value::from("sample")),
+            ("tripleBandEnabled", serde_json::Value::from(true)),
+            ("venueId", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl support::Sample for ruckus_one::network::common::AaaWifiNetwork {
     fn sample() -> Self {
         {
@@ -19030,7 +19942,12 @@ impl support::Sample for ruckus_one::network::common::AaaWifiNetwork {
                 .with_enable_accounting_proxy(true)
                 .with_enable_auth_proxy(true)
                 .with_tenant_id("sample".to_owned())
-                .with_venues(vec![serde_json::json!({ "sample" : true })]);
+                .with_venues(
+                    vec![
+                        < ruckus_one::network::common::AaaWifiNetworkVenue as
+                        support::Sample > ::sample()
+                    ],
+                );
             value
                 .additional_fields
                 .insert(
@@ -19055,7 +19972,12 @@ impl support::Sample for ruckus_one::network::common::AaaWifiNetwork {
             ("tenantId", serde_json::Value::from("sample")),
             (
                 "venues",
-                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::common::AaaWifiNetworkVenue as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -19129,6 +20051,36 @@ for ruckus_one::network::wireless_networks::NetworkActivationApGroup {
         ])
     }
 }
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-guest-users",
+        feature = "network-wifi-templates",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::ClientRadioStatus {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new().with_type("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("type", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
 #[cfg(feature = "network-wireless-networks")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
 impl support::Sample for ruckus_one::network::wireless_networks::NetworkActivation {
@@ -19148,7 +20100,9 @@ impl support::Sample for ruckus_one::network::wireless_networks::NetworkActivati
                 .with_id("sample".to_owned())
                 .with_is_all_ap_groups(true)
                 .with_network_id("sample".to_owned())
-                .with_scheduler(serde_json::json!({ "sample" : true }))
+                .with_scheduler(
+                    <ruckus_one::network::common::ClientRadioStatus as support::Sample>::sample(),
+                )
                 .with_triple_band_enabled(true)
                 .with_venue_id("sample".to_owned());
             value
@@ -19181,7 +20135,10 @@ impl support::Sample for ruckus_one::network::wireless_networks::NetworkActivati
             ("id", serde_json::Value::from("sample")),
             ("isAllApGroups", serde_json::Value::from(true)),
             ("networkId", serde_json::Value::from("sample")),
-            ("scheduler", serde_json::json!({ "sample" : true })),
+            (
+                "scheduler",
+                <ruckus_one::network::common::ClientRadioStatus as support::Sample>::sample_json(),
+            ),
             ("tripleBandEnabled", serde_json::Value::from(true)),
             ("venueId", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
@@ -19337,6 +20294,130 @@ impl support::Sample for ruckus_one::network::common::VenueWifiNetwork {
         ])
     }
 }
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
+impl support::Sample
+for ruckus_one::network::common::ApCompatibilityPageApCompatibilityIncompatibleFeatureIncompatibleDevice {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_count(1)
+                .with_firmware("sample".to_owned())
+                .with_model("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("count", serde_json::Value::from(1)),
+            ("firmware", serde_json::Value::from("sample")),
+            ("model", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-networks")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
+impl support::Sample
+for ruckus_one::network::wireless_networks::NetworkCompatibilityPageApCompatibilityIncompatibleFeature {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_feature_name("sample".to_owned())
+                .with_incompatible_devices(
+                    vec![
+                        <
+                        ruckus_one::network::common::ApCompatibilityPageApCompatibilityIncompatibleFeatureIncompatibleDevice
+                        as support::Sample > ::sample()
+                    ],
+                )
+                .with_name("sample".to_owned())
+                .with_required_fw("sample".to_owned())
+                .with_supported_model_families(vec!["sample".to_owned()]);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("featureName", serde_json::Value::from("sample")),
+            (
+                "incompatibleDevices",
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::common::ApCompatibilityPageApCompatibilityIncompatibleFeatureIncompatibleDevice
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("name", serde_json::Value::from("sample")),
+            ("requiredFw", serde_json::Value::from("sample")),
+            (
+                "supportedModelFamilies",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-networks")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
+impl support::Sample
+for ruckus_one::network::wireless_networks::NetworkCompatibilityPageApCompatibility {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_id("sample".to_owned())
+                .with_incompatible(1)
+                .with_incompatible_features(
+                    vec![
+                        <
+                        ruckus_one::network::wireless_networks::NetworkCompatibilityPageApCompatibilityIncompatibleFeature
+                        as support::Sample > ::sample()
+                    ],
+                )
+                .with_total(1);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("incompatible", serde_json::Value::from(1)),
+            (
+                "incompatibleFeatures",
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::wireless_networks::NetworkCompatibilityPageApCompatibilityIncompatibleFeature
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("total", serde_json::Value::from(1)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
 #[cfg(feature = "network-wireless-networks")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
 impl support::Sample
@@ -19347,7 +20428,13 @@ for ruckus_one::network::wireless_networks::NetworkCompatibilityPage {
                 .with_compatibilities(vec![serde_json::json!({ "sample" : true })])
                 .with_page(1)
                 .with_total_count(1)
-                .with_ap_compatibilities(vec![serde_json::json!({ "sample" : true })]);
+                .with_ap_compatibilities(
+                    vec![
+                        <
+                        ruckus_one::network::wireless_networks::NetworkCompatibilityPageApCompatibility
+                        as support::Sample > ::sample()
+                    ],
+                );
             value
                 .additional_fields
                 .insert(
@@ -19367,7 +20454,13 @@ for ruckus_one::network::wireless_networks::NetworkCompatibilityPage {
             ("totalCount", serde_json::Value::from(1)),
             (
                 "apCompatibilities",
-                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::wireless_networks::NetworkCompatibilityPageApCompatibility
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -19835,6 +20928,44 @@ impl support::Sample for ruckus_one::network::portal_service_profiles::Component
 #[cfg(feature = "network-portal-service-profiles")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-portal-service-profiles")))]
 impl support::Sample
+for ruckus_one::network::portal_service_profiles::PortalServiceProfileContentAlternativeLang {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_cs(true)
+                .with_de(true)
+                .with_el(true)
+                .with_fi(true)
+                .with_fr(true)
+                .with_hu(true)
+                .with_it(true)
+                .with_zh_tw(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("cs", serde_json::Value::from(true)),
+            ("de", serde_json::Value::from(true)),
+            ("el", serde_json::Value::from(true)),
+            ("fi", serde_json::Value::from(true)),
+            ("fr", serde_json::Value::from(true)),
+            ("hu", serde_json::Value::from(true)),
+            ("it", serde_json::Value::from(true)),
+            ("zh_TW", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-portal-service-profiles")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-portal-service-profiles")))]
+impl support::Sample
 for ruckus_one::network::portal_service_profiles::PortalServiceProfileContent {
     fn sample() -> Self {
         {
@@ -19867,7 +20998,9 @@ for ruckus_one::network::portal_service_profiles::PortalServiceProfileContent {
                     <ruckus_one::network::portal_service_profiles::ComponentDisplay as support::Sample>::sample(),
                 )
                 .with_display_lang_code("sample".to_owned())
-                .with_alternative_lang(serde_json::json!({ "sample" : true }));
+                .with_alternative_lang(
+                    <ruckus_one::network::portal_service_profiles::PortalServiceProfileContentAlternativeLang as support::Sample>::sample(),
+                );
             value
                 .additional_fields
                 .insert(
@@ -19908,7 +21041,10 @@ for ruckus_one::network::portal_service_profiles::PortalServiceProfileContent {
                 <ruckus_one::network::portal_service_profiles::ComponentDisplay as support::Sample>::sample_json(),
             ),
             ("displayLangCode", serde_json::Value::from("sample")),
-            ("alternativeLang", serde_json::json!({ "sample" : true })),
+            (
+                "alternativeLang",
+                <ruckus_one::network::portal_service_profiles::PortalServiceProfileContentAlternativeLang as support::Sample>::sample_json(),
+            ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -20022,6 +21158,218 @@ for ruckus_one::network::portal_service_profiles::PortalServiceProfileQueryData 
 #[cfg(feature = "network-portal-service-profiles")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-portal-service-profiles")))]
 impl support::Sample
+for ruckus_one::network::portal_service_profiles::QueryResponsePortalServiceProfileQueryDataContentItemContentAlternativeLang {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new().with_cs(true).with_fr(true).with_zh_tw(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("cs", serde_json::Value::from(true)),
+            ("fr", serde_json::Value::from(true)),
+            ("zh_TW", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-portal-service-profiles")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-portal-service-profiles")))]
+impl support::Sample
+for ruckus_one::network::portal_service_profiles::QueryResponsePortalServiceProfileQueryDataContentItemContentComponentDisplay {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_logo(true)
+                .with_photo(true)
+                .with_powered_by(true)
+                .with_secondary_text(true)
+                .with_terms_conditions(true)
+                .with_welcome(true)
+                .with_wifi4eu(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("logo", serde_json::Value::from(true)),
+            ("photo", serde_json::Value::from(true)),
+            ("poweredBy", serde_json::Value::from(true)),
+            ("secondaryText", serde_json::Value::from(true)),
+            ("termsConditions", serde_json::Value::from(true)),
+            ("welcome", serde_json::Value::from(true)),
+            ("wifi4eu", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-portal-service-profiles")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-portal-service-profiles")))]
+impl support::Sample
+for ruckus_one::network::portal_service_profiles::QueryResponsePortalServiceProfileQueryDataContentItemContent {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_alternative_lang(
+                    <ruckus_one::network::portal_service_profiles::QueryResponsePortalServiceProfileQueryDataContentItemContentAlternativeLang as support::Sample>::sample(),
+                )
+                .with_bg_color("sample".to_owned())
+                .with_bg_image("sample".to_owned())
+                .with_button_color("sample".to_owned())
+                .with_component_display(
+                    <ruckus_one::network::portal_service_profiles::QueryResponsePortalServiceProfileQueryDataContentItemContentComponentDisplay as support::Sample>::sample(),
+                )
+                .with_display_lang_code("sample".to_owned())
+                .with_logo("sample".to_owned())
+                .with_logo_ratio(1)
+                .with_photo("sample".to_owned())
+                .with_photo_ratio(1)
+                .with_powered_bg_color("sample".to_owned())
+                .with_powered_color("sample".to_owned())
+                .with_powered_img("sample".to_owned())
+                .with_powered_img_ratio(1)
+                .with_powered_size(1)
+                .with_secondary_color("sample".to_owned())
+                .with_secondary_size(1)
+                .with_secondary_text("sample".to_owned())
+                .with_terms_condition("sample".to_owned())
+                .with_welcome_color("sample".to_owned())
+                .with_welcome_size(1)
+                .with_welcome_text("sample".to_owned())
+                .with_wifi4_eu_network_id("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "alternativeLang",
+                <ruckus_one::network::portal_service_profiles::QueryResponsePortalServiceProfileQueryDataContentItemContentAlternativeLang as support::Sample>::sample_json(),
+            ),
+            ("bgColor", serde_json::Value::from("sample")),
+            ("bgImage", serde_json::Value::from("sample")),
+            ("buttonColor", serde_json::Value::from("sample")),
+            (
+                "componentDisplay",
+                <ruckus_one::network::portal_service_profiles::QueryResponsePortalServiceProfileQueryDataContentItemContentComponentDisplay as support::Sample>::sample_json(),
+            ),
+            ("displayLangCode", serde_json::Value::from("sample")),
+            ("logo", serde_json::Value::from("sample")),
+            ("logoRatio", serde_json::Value::from(1)),
+            ("photo", serde_json::Value::from("sample")),
+            ("photoRatio", serde_json::Value::from(1)),
+            ("poweredBgColor", serde_json::Value::from("sample")),
+            ("poweredColor", serde_json::Value::from("sample")),
+            ("poweredImg", serde_json::Value::from("sample")),
+            ("poweredImgRatio", serde_json::Value::from(1)),
+            ("poweredSize", serde_json::Value::from(1)),
+            ("secondaryColor", serde_json::Value::from("sample")),
+            ("secondarySize", serde_json::Value::from(1)),
+            ("secondaryText", serde_json::Value::from("sample")),
+            ("termsCondition", serde_json::Value::from("sample")),
+            ("welcomeColor", serde_json::Value::from("sample")),
+            ("welcomeSize", serde_json::Value::from(1)),
+            ("welcomeText", serde_json::Value::from("sample")),
+            ("wifi4EUNetworkId", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-portal-service-profiles")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-portal-service-profiles")))]
+impl support::Sample
+for ruckus_one::network::portal_service_profiles::QueryResponsePortalServiceProfileQueryDataContentItem {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_content(
+                    <ruckus_one::network::portal_service_profiles::QueryResponsePortalServiceProfileQueryDataContentItemContent as support::Sample>::sample(),
+                )
+                .with_id("sample".to_owned())
+                .with_name("sample".to_owned())
+                .with_network_ids(vec!["sample".to_owned()])
+                .with_service_name("sample".to_owned())
+                .with_wifi_network_ids(vec!["sample".to_owned()]);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "content",
+                <ruckus_one::network::portal_service_profiles::QueryResponsePortalServiceProfileQueryDataContentItemContent as support::Sample>::sample_json(),
+            ),
+            ("id", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            (
+                "networkIds",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("serviceName", serde_json::Value::from("sample")),
+            (
+                "wifiNetworkIds",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-portal-service-profiles")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-portal-service-profiles")))]
+impl support::Sample
+for ruckus_one::network::portal_service_profiles::QueryResponsePortalServiceProfileQueryDataPaging {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_page(1)
+                .with_page_size(1)
+                .with_total_count(1);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("page", serde_json::Value::from(1)),
+            ("pageSize", serde_json::Value::from(1)),
+            ("totalCount", serde_json::Value::from(1)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-portal-service-profiles")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-portal-service-profiles")))]
+impl support::Sample
 for ruckus_one::network::portal_service_profiles::QueryResponsePortalServiceProfileQueryData {
     fn sample() -> Self {
         {
@@ -20044,8 +21392,16 @@ for ruckus_one::network::portal_service_profiles::QueryResponsePortalServiceProf
                         > ::sample()
                     ],
                 )
-                .with_content(vec![serde_json::json!({ "sample" : true })])
-                .with_paging(serde_json::json!({ "sample" : true }));
+                .with_content(
+                    vec![
+                        <
+                        ruckus_one::network::portal_service_profiles::QueryResponsePortalServiceProfileQueryDataContentItem
+                        as support::Sample > ::sample()
+                    ],
+                )
+                .with_paging(
+                    <ruckus_one::network::portal_service_profiles::QueryResponsePortalServiceProfileQueryDataPaging as support::Sample>::sample(),
+                );
             value
                 .additional_fields
                 .insert(
@@ -20086,9 +21442,41 @@ for ruckus_one::network::portal_service_profiles::QueryResponsePortalServiceProf
             ),
             (
                 "content",
-                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::portal_service_profiles::QueryResponsePortalServiceProfileQueryDataContentItem
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
             ),
-            ("paging", serde_json::json!({ "sample" : true })),
+            (
+                "paging",
+                <ruckus_one::network::portal_service_profiles::QueryResponsePortalServiceProfileQueryDataPaging as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-portal-service-profiles")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-portal-service-profiles")))]
+impl support::Sample
+for ruckus_one::network::portal_service_profiles::OperationResponsePortalServiceProfileDto {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new().with_request_id("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("requestId", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -20707,6 +22095,158 @@ for ruckus_one::network::guest_users::QueryResponseGuestUserQueryData {
 }
 #[cfg(feature = "network-guest-users")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-guest-users")))]
+impl support::Sample for ruckus_one::network::guest_users::ClientApInformation {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_bssid("sample".to_owned())
+                .with_mac_address("sample".to_owned())
+                .with_name("sample".to_owned())
+                .with_serial_number("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("bssid", serde_json::Value::from("sample")),
+            ("macAddress", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            ("serialNumber", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-guest-users")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-guest-users")))]
+impl support::Sample for ruckus_one::network::guest_users::ClientNetworkInformation {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_encryption_method("sample".to_owned())
+                .with_id("sample".to_owned())
+                .with_ssid("sample".to_owned())
+                .with_type("sample".to_owned())
+                .with_vlan(1);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("encryptionMethod", serde_json::Value::from("sample")),
+            ("id", serde_json::Value::from("sample")),
+            ("ssid", serde_json::Value::from("sample")),
+            ("type", serde_json::Value::from("sample")),
+            ("vlan", serde_json::Value::from(1)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-guest-users")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-guest-users")))]
+impl support::Sample for ruckus_one::network::guest_users::ClientSignalStatus {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_health("sample".to_owned())
+                .with_rssi(1)
+                .with_snr(1);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("health", serde_json::Value::from("sample")),
+            ("rssi", serde_json::Value::from(1)),
+            ("snr", serde_json::Value::from(1)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-guest-users")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-guest-users")))]
+impl support::Sample for ruckus_one::network::guest_users::ClientTrafficStatus {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_frames_dropped(1)
+                .with_packets_from_client(1)
+                .with_packets_to_client(1)
+                .with_total_traffic(1)
+                .with_traffic_from_client(1)
+                .with_traffic_to_client(1);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("framesDropped", serde_json::Value::from(1)),
+            ("packetsFromClient", serde_json::Value::from(1)),
+            ("packetsToClient", serde_json::Value::from(1)),
+            ("totalTraffic", serde_json::Value::from(1)),
+            ("trafficFromClient", serde_json::Value::from(1)),
+            ("trafficToClient", serde_json::Value::from(1)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-guest-users",
+        feature = "network-wifi-policy-templates",
+        feature = "network-wireless-policies"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::ClientVenueInformation {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_id("sample".to_owned())
+                .with_name("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-guest-users")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-guest-users")))]
 impl support::Sample for ruckus_one::network::guest_users::ClientV1 {
     fn sample() -> Self {
         {
@@ -20741,15 +22281,27 @@ impl support::Sample for ruckus_one::network::guest_users::ClientV1 {
                 .with_switch_mac("sample".to_owned())
                 .with_switch_serial_number("sample".to_owned())
                 .with_health_check_status("sample".to_owned())
-                .with_ap_information(serde_json::json!({ "sample" : true }))
+                .with_ap_information(
+                    <ruckus_one::network::guest_users::ClientApInformation as support::Sample>::sample(),
+                )
                 .with_authentication_status(1)
                 .with_connected_time("sample".to_owned())
                 .with_mac_address("sample".to_owned())
-                .with_network_information(serde_json::json!({ "sample" : true }))
-                .with_radio_status(serde_json::json!({ "sample" : true }))
-                .with_signal_status(serde_json::json!({ "sample" : true }))
-                .with_traffic_status(serde_json::json!({ "sample" : true }))
-                .with_venue_information(serde_json::json!({ "sample" : true }));
+                .with_network_information(
+                    <ruckus_one::network::guest_users::ClientNetworkInformation as support::Sample>::sample(),
+                )
+                .with_radio_status(
+                    <ruckus_one::network::common::ClientRadioStatus as support::Sample>::sample(),
+                )
+                .with_signal_status(
+                    <ruckus_one::network::guest_users::ClientSignalStatus as support::Sample>::sample(),
+                )
+                .with_traffic_status(
+                    <ruckus_one::network::guest_users::ClientTrafficStatus as support::Sample>::sample(),
+                )
+                .with_venue_information(
+                    <ruckus_one::network::common::ClientVenueInformation as support::Sample>::sample(),
+                );
             value
                 .additional_fields
                 .insert(
@@ -20791,15 +22343,33 @@ impl support::Sample for ruckus_one::network::guest_users::ClientV1 {
             ("switchMac", serde_json::Value::from("sample")),
             ("switchSerialNumber", serde_json::Value::from("sample")),
             ("healthCheckStatus", serde_json::Value::from("sample")),
-            ("apInformation", serde_json::json!({ "sample" : true })),
+            (
+                "apInformation",
+                <ruckus_one::network::guest_users::ClientApInformation as support::Sample>::sample_json(),
+            ),
             ("authenticationStatus", serde_json::Value::from(1)),
             ("connectedTime", serde_json::Value::from("sample")),
             ("macAddress", serde_json::Value::from("sample")),
-            ("networkInformation", serde_json::json!({ "sample" : true })),
-            ("radioStatus", serde_json::json!({ "sample" : true })),
-            ("signalStatus", serde_json::json!({ "sample" : true })),
-            ("trafficStatus", serde_json::json!({ "sample" : true })),
-            ("venueInformation", serde_json::json!({ "sample" : true })),
+            (
+                "networkInformation",
+                <ruckus_one::network::guest_users::ClientNetworkInformation as support::Sample>::sample_json(),
+            ),
+            (
+                "radioStatus",
+                <ruckus_one::network::common::ClientRadioStatus as support::Sample>::sample_json(),
+            ),
+            (
+                "signalStatus",
+                <ruckus_one::network::guest_users::ClientSignalStatus as support::Sample>::sample_json(),
+            ),
+            (
+                "trafficStatus",
+                <ruckus_one::network::guest_users::ClientTrafficStatus as support::Sample>::sample_json(),
+            ),
+            (
+                "venueInformation",
+                <ruckus_one::network::common::ClientVenueInformation as support::Sample>::sample_json(),
+            ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -20831,19 +22401,31 @@ impl support::Sample for ruckus_one::network::guest_users::Guest {
                         ::sample()
                     ],
                 )
-                .with_ap_information(serde_json::json!({ "sample" : true }))
+                .with_ap_information(
+                    <ruckus_one::network::guest_users::ClientApInformation as support::Sample>::sample(),
+                )
                 .with_authentication_status(1)
                 .with_connected_time("sample".to_owned())
                 .with_hostname("sample".to_owned())
                 .with_ip_address("sample".to_owned())
                 .with_mac_address("sample".to_owned())
-                .with_network_information(serde_json::json!({ "sample" : true }))
+                .with_network_information(
+                    <ruckus_one::network::guest_users::ClientNetworkInformation as support::Sample>::sample(),
+                )
                 .with_os_type("sample".to_owned())
-                .with_radio_status(serde_json::json!({ "sample" : true }))
-                .with_signal_status(serde_json::json!({ "sample" : true }))
-                .with_traffic_status(serde_json::json!({ "sample" : true }))
+                .with_radio_status(
+                    <ruckus_one::network::common::ClientRadioStatus as support::Sample>::sample(),
+                )
+                .with_signal_status(
+                    <ruckus_one::network::guest_users::ClientSignalStatus as support::Sample>::sample(),
+                )
+                .with_traffic_status(
+                    <ruckus_one::network::guest_users::ClientTrafficStatus as support::Sample>::sample(),
+                )
                 .with_username("sample".to_owned())
-                .with_venue_information(serde_json::json!({ "sample" : true }))
+                .with_venue_information(
+                    <ruckus_one::network::common::ClientVenueInformation as support::Sample>::sample(),
+                )
                 .with_wifi_network_id("sample".to_owned());
             value
                 .additional_fields
@@ -20883,19 +22465,37 @@ impl support::Sample for ruckus_one::network::guest_users::Guest {
                     ],
                 ),
             ),
-            ("apInformation", serde_json::json!({ "sample" : true })),
+            (
+                "apInformation",
+                <ruckus_one::network::guest_users::ClientApInformation as support::Sample>::sample_json(),
+            ),
             ("authenticationStatus", serde_json::Value::from(1)),
             ("connectedTime", serde_json::Value::from("sample")),
             ("hostname", serde_json::Value::from("sample")),
             ("ipAddress", serde_json::Value::from("sample")),
             ("macAddress", serde_json::Value::from("sample")),
-            ("networkInformation", serde_json::json!({ "sample" : true })),
+            (
+                "networkInformation",
+                <ruckus_one::network::guest_users::ClientNetworkInformation as support::Sample>::sample_json(),
+            ),
             ("osType", serde_json::Value::from("sample")),
-            ("radioStatus", serde_json::json!({ "sample" : true })),
-            ("signalStatus", serde_json::json!({ "sample" : true })),
-            ("trafficStatus", serde_json::json!({ "sample" : true })),
+            (
+                "radioStatus",
+                <ruckus_one::network::common::ClientRadioStatus as support::Sample>::sample_json(),
+            ),
+            (
+                "signalStatus",
+                <ruckus_one::network::guest_users::ClientSignalStatus as support::Sample>::sample_json(),
+            ),
+            (
+                "trafficStatus",
+                <ruckus_one::network::guest_users::ClientTrafficStatus as support::Sample>::sample_json(),
+            ),
             ("username", serde_json::Value::from("sample")),
-            ("venueInformation", serde_json::json!({ "sample" : true })),
+            (
+                "venueInformation",
+                <ruckus_one::network::common::ClientVenueInformation as support::Sample>::sample_json(),
+            ),
             ("wifiNetworkId", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -21071,6 +22671,69 @@ impl support::Sample for ruckus_one::network::wireless_policies::Activation {
 #[cfg(feature = "network-wireless-policies")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
 impl support::Sample
+for ruckus_one::network::wireless_policies::ClientIsolationProfileQueryDataApActivation {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_ap_model("sample".to_owned())
+                .with_ap_serial_number("sample".to_owned())
+                .with_port_id(1)
+                .with_venue_id("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("apModel", serde_json::Value::from("sample")),
+            ("apSerialNumber", serde_json::Value::from("sample")),
+            ("portId", serde_json::Value::from(1)),
+            ("venueId", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-policies")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
+impl support::Sample
+for ruckus_one::network::wireless_policies::ClientIsolationProfileQueryDataVenueActivation {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_ap_model("sample".to_owned())
+                .with_ap_serial_numbers(vec!["sample".to_owned()])
+                .with_port_id(1)
+                .with_venue_id("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("apModel", serde_json::Value::from("sample")),
+            (
+                "apSerialNumbers",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("portId", serde_json::Value::from(1)),
+            ("venueId", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-policies")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
+impl support::Sample
 for ruckus_one::network::wireless_policies::ClientIsolationProfileQueryData {
     fn sample() -> Self {
         {
@@ -21085,8 +22748,20 @@ for ruckus_one::network::wireless_policies::ClientIsolationProfileQueryData {
                         support::Sample > ::sample()
                     ],
                 )
-                .with_ap_activations(vec![serde_json::json!({ "sample" : true })])
-                .with_venue_activations(vec![serde_json::json!({ "sample" : true })]);
+                .with_ap_activations(
+                    vec![
+                        <
+                        ruckus_one::network::wireless_policies::ClientIsolationProfileQueryDataApActivation
+                        as support::Sample > ::sample()
+                    ],
+                )
+                .with_venue_activations(
+                    vec![
+                        <
+                        ruckus_one::network::wireless_policies::ClientIsolationProfileQueryDataVenueActivation
+                        as support::Sample > ::sample()
+                    ],
+                );
             value
                 .additional_fields
                 .insert(
@@ -21116,11 +22791,23 @@ for ruckus_one::network::wireless_policies::ClientIsolationProfileQueryData {
             ),
             (
                 "apActivations",
-                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::wireless_policies::ClientIsolationProfileQueryDataApActivation
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
             ),
             (
                 "venueActivations",
-                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::wireless_policies::ClientIsolationProfileQueryDataVenueActivation
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -21684,7 +23371,12 @@ impl support::Sample for ruckus_one::network::common::RoguePolicy {
                         support::Sample > ::sample()
                     ],
                 )
-                .with_venues(vec![serde_json::json!({ "sample" : true })]);
+                .with_venues(
+                    vec![
+                        < ruckus_one::network::common::ClientVenueInformation as
+                        support::Sample > ::sample()
+                    ],
+                );
             value
                 .additional_fields
                 .insert(
@@ -21710,7 +23402,12 @@ impl support::Sample for ruckus_one::network::common::RoguePolicy {
             ),
             (
                 "venues",
-                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::common::ClientVenueInformation as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -22032,6 +23729,144 @@ impl support::Sample for ruckus_one::network::wireless_policies::SnmpAgentProfil
 #[cfg(feature = "network-wireless-policies")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
 impl support::Sample
+for ruckus_one::network::wireless_policies::SnmpAgentProfileQueryDataApActivation {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_ap_serial_number("sample".to_owned())
+                .with_venue_id("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("apSerialNumber", serde_json::Value::from("sample")),
+            ("venueId", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-policies")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
+impl support::Sample
+for ruckus_one::network::wireless_policies::SnmpAgentProfileQueryDataSnmpV2AgentNotificationSettings {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_target_ip_address("sample".to_owned())
+                .with_target_port(1)
+                .with_type("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("targetIpAddress", serde_json::Value::from("sample")),
+            ("targetPort", serde_json::Value::from(1)),
+            ("type", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-policies")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
+impl support::Sample
+for ruckus_one::network::wireless_policies::SnmpAgentProfileQueryDataSnmpV2Agent {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_community_name("sample".to_owned())
+                .with_notification_privilege(true)
+                .with_notification_settings(
+                    <ruckus_one::network::wireless_policies::SnmpAgentProfileQueryDataSnmpV2AgentNotificationSettings as support::Sample>::sample(),
+                )
+                .with_read_only_privilege(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("communityName", serde_json::Value::from("sample")),
+            ("notificationPrivilege", serde_json::Value::from(true)),
+            (
+                "notificationSettings",
+                <ruckus_one::network::wireless_policies::SnmpAgentProfileQueryDataSnmpV2AgentNotificationSettings as support::Sample>::sample_json(),
+            ),
+            ("readOnlyPrivilege", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-policies")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
+impl support::Sample
+for ruckus_one::network::wireless_policies::SnmpAgentProfileQueryDataSnmpV3Agent {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_authentication_passphrase(
+                    ruckus_one_runtime::Secret::from("sample"),
+                )
+                .with_authentication_type("sample".to_owned())
+                .with_notification_privilege(true)
+                .with_notification_settings(
+                    <ruckus_one::network::wireless_policies::SnmpAgentProfileQueryDataSnmpV2AgentNotificationSettings as support::Sample>::sample(),
+                )
+                .with_privacy_passphrase(ruckus_one_runtime::Secret::from("sample"))
+                .with_privacy_type("sample".to_owned())
+                .with_read_only_privilege(true)
+                .with_read_privilege(true)
+                .with_trap_privilege(true)
+                .with_user_name("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("authenticationPassphrase", serde_json::Value::from("sample")),
+            ("authenticationType", serde_json::Value::from("sample")),
+            ("notificationPrivilege", serde_json::Value::from(true)),
+            (
+                "notificationSettings",
+                <ruckus_one::network::wireless_policies::SnmpAgentProfileQueryDataSnmpV2AgentNotificationSettings as support::Sample>::sample_json(),
+            ),
+            ("privacyPassphrase", serde_json::Value::from("sample")),
+            ("privacyType", serde_json::Value::from("sample")),
+            ("readOnlyPrivilege", serde_json::Value::from(true)),
+            ("readPrivilege", serde_json::Value::from(true)),
+            ("trapPrivilege", serde_json::Value::from(true)),
+            ("userName", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-policies")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
+impl support::Sample
 for ruckus_one::network::wireless_policies::SnmpAgentProfileQueryData {
     fn sample() -> Self {
         {
@@ -22045,12 +23880,27 @@ for ruckus_one::network::wireless_policies::SnmpAgentProfileQueryData {
                 .with_venue_ids(vec!["sample".to_owned()])
                 .with_venue_names(vec!["sample".to_owned()])
                 .with_tags("sample".to_owned())
-                .with_ap_activations(vec![serde_json::json!({ "sample" : true })])
-                .with_snmp_v2_agents(vec![serde_json::json!({ "sample" : true })])
-                .with_snmp_v3_agents(vec![serde_json::json!({ "sample" : true })])
-                .with_v2_agents(serde_json::json!({ "sample" : true }))
-                .with_v3_agents(serde_json::json!({ "sample" : true }))
-                .with_venues(serde_json::json!({ "sample" : true }));
+                .with_ap_activations(
+                    vec![
+                        <
+                        ruckus_one::network::wireless_policies::SnmpAgentProfileQueryDataApActivation
+                        as support::Sample > ::sample()
+                    ],
+                )
+                .with_snmp_v2_agents(
+                    vec![
+                        <
+                        ruckus_one::network::wireless_policies::SnmpAgentProfileQueryDataSnmpV2Agent
+                        as support::Sample > ::sample()
+                    ],
+                )
+                .with_snmp_v3_agents(
+                    vec![
+                        <
+                        ruckus_one::network::wireless_policies::SnmpAgentProfileQueryDataSnmpV3Agent
+                        as support::Sample > ::sample()
+                    ],
+                );
             value
                 .additional_fields
                 .insert(
@@ -22091,19 +23941,34 @@ for ruckus_one::network::wireless_policies::SnmpAgentProfileQueryData {
             ("tags", serde_json::Value::from("sample")),
             (
                 "apActivations",
-                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::wireless_policies::SnmpAgentProfileQueryDataApActivation
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
             ),
             (
                 "snmpV2Agents",
-                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::wireless_policies::SnmpAgentProfileQueryDataSnmpV2Agent
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
             ),
             (
                 "snmpV3Agents",
-                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::wireless_policies::SnmpAgentProfileQueryDataSnmpV3Agent
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
             ),
-            ("v2Agents", serde_json::json!({ "sample" : true })),
-            ("v3Agents", serde_json::json!({ "sample" : true })),
-            ("venues", serde_json::json!({ "sample" : true })),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -22248,6 +24113,36 @@ for ruckus_one::network::wireless_policies::SoftGreProfileQueryDataMtuType {
 #[cfg(feature = "network-wireless-policies")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
 impl support::Sample
+for ruckus_one::network::wireless_policies::SoftGreProfileQueryDataApActivation {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_ap_serial_number("sample".to_owned())
+                .with_ap_serial_numbers("sample".to_owned())
+                .with_port_id(1)
+                .with_venue_id("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("apSerialNumber", serde_json::Value::from("sample")),
+            ("apSerialNumbers", serde_json::Value::from("sample")),
+            ("portId", serde_json::Value::from(1)),
+            ("venueId", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-policies")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
+impl support::Sample
 for ruckus_one::network::wireless_policies::SoftGreProfileQueryData {
     fn sample() -> Self {
         {
@@ -22271,8 +24166,20 @@ for ruckus_one::network::wireless_policies::SoftGreProfileQueryData {
                         support::Sample > ::sample()
                     ],
                 )
-                .with_ap_activations(vec![serde_json::json!({ "sample" : true })])
-                .with_venue_activations(vec![serde_json::json!({ "sample" : true })]);
+                .with_ap_activations(
+                    vec![
+                        <
+                        ruckus_one::network::wireless_policies::SoftGreProfileQueryDataApActivation
+                        as support::Sample > ::sample()
+                    ],
+                )
+                .with_venue_activations(
+                    vec![
+                        <
+                        ruckus_one::network::wireless_policies::ClientIsolationProfileQueryDataVenueActivation
+                        as support::Sample > ::sample()
+                    ],
+                );
             value
                 .additional_fields
                 .insert(
@@ -22309,11 +24216,23 @@ for ruckus_one::network::wireless_policies::SoftGreProfileQueryData {
             ),
             (
                 "apActivations",
-                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::wireless_policies::SoftGreProfileQueryDataApActivation
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
             ),
             (
                 "venueActivations",
-                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::wireless_policies::ClientIsolationProfileQueryDataVenueActivation
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -23028,7 +24947,7 @@ impl support::Sample for ruckus_one::network::common::EthernetPortProfileQueryDa
                 )
                 .with_vni(1)
                 .with_supplicant_authentication_options(
-                    serde_json::json!({ "sample" : true }),
+                    <ruckus_one::network::common::ClientRadioStatus as support::Sample>::sample(),
                 )
                 .with_accounting_service(true)
                 .with_bypass_mac_address_authentication(true)
@@ -23085,7 +25004,10 @@ impl support::Sample for ruckus_one::network::common::EthernetPortProfileQueryDa
                 ),
             ),
             ("vni", serde_json::Value::from(1)),
-            ("SupplicantAuthenticationOptions", serde_json::json!({ "sample" : true })),
+            (
+                "SupplicantAuthenticationOptions",
+                <ruckus_one::network::common::ClientRadioStatus as support::Sample>::sample_json(),
+            ),
             ("accountingService", serde_json::Value::from(true)),
             ("bypassMacAddressAuthentication", serde_json::Value::from(true)),
             ("description", serde_json::Value::from("sample")),
@@ -23642,6 +25564,46 @@ impl support::Sample for ruckus_one::network::common::ApplicationPolicy {
         ])
     }
 }
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-access-control",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
+        feature = "network-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl support::Sample
+for ruckus_one::network::common::ApplicationPolicyOperationResponse {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_request_id("sample".to_owned())
+                .with_response(
+                    <ruckus_one::network::common::EntityId as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("requestId", serde_json::Value::from("sample")),
+            (
+                "response",
+                <ruckus_one::network::common::EntityId as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
 #[cfg(feature = "network-access-control")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
 impl support::Sample for ruckus_one::network::access_control::ApplicationPolicyV1 {
@@ -23989,6 +25951,37 @@ impl support::Sample for ruckus_one::network::access_control::DevicePolicyV1 {
             ("tenantId", serde_json::Value::from("sample")),
             ("networksCount", serde_json::Value::from(1)),
             ("rulesCount", serde_json::Value::from(1)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-access-control")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
+impl support::Sample
+for ruckus_one::network::access_control::DevicePolicyOperationResponse {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_request_id("sample".to_owned())
+                .with_response(
+                    <ruckus_one::network::access_control::DevicePolicyV1 as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("requestId", serde_json::Value::from("sample")),
+            (
+                "response",
+                <ruckus_one::network::access_control::DevicePolicyV1 as support::Sample>::sample_json(),
+            ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -24746,45 +26739,6 @@ for ruckus_one::network::access_control::ApplicationLibrarySettings {
         ])
     }
 }
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-access-control",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wifi-policy-templates",
-        feature = "network-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-impl support::Sample for ruckus_one::network::common::WifiEntityIdOperationResponse {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_request_id("sample".to_owned())
-                .with_response(
-                    <ruckus_one::network::common::EntityId as support::Sample>::sample(),
-                );
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }).into(),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("requestId", serde_json::Value::from("sample")),
-            (
-                "response",
-                <ruckus_one::network::common::EntityId as support::Sample>::sample_json(),
-            ),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
 #[cfg(feature = "network-wireless-service-profiles")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
 impl support::Sample
@@ -25145,12 +27099,46 @@ for ruckus_one::network::wireless_service_profiles::Hotspot20IdentityProvider {
 #[cfg(feature = "network-wireless-service-profiles")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
 impl support::Sample
+for ruckus_one::network::wireless_service_profiles::ViewmodelHotspot20EapAuthInfo {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_info("sample".to_owned())
+                .with_vendor_id("sample".to_owned())
+                .with_vendor_type("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("info", serde_json::Value::from("sample")),
+            ("vendorId", serde_json::Value::from("sample")),
+            ("vendorType", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-service-profiles")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
+impl support::Sample
 for ruckus_one::network::wireless_service_profiles::ViewmodelHotspot20Eap {
     fn sample() -> Self {
         {
             let mut value = Self::new()
                 .with_method("sample".to_owned())
-                .with_auth_infos(vec![serde_json::json!({ "sample" : true })]);
+                .with_auth_infos(
+                    vec![
+                        <
+                        ruckus_one::network::wireless_service_profiles::ViewmodelHotspot20EapAuthInfo
+                        as support::Sample > ::sample()
+                    ],
+                );
             value
                 .additional_fields
                 .insert(
@@ -25165,7 +27153,13 @@ for ruckus_one::network::wireless_service_profiles::ViewmodelHotspot20Eap {
             ("method", serde_json::Value::from("sample")),
             (
                 "authInfos",
-                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::wireless_service_profiles::ViewmodelHotspot20EapAuthInfo
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -26153,6 +28147,36 @@ impl support::Sample for ruckus_one::network::wireless_service_profiles::RadiusS
 }
 #[cfg(feature = "network-wireless-service-profiles")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
+impl support::Sample
+for ruckus_one::network::wireless_service_profiles::RadiusV1RadSecOptions {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_certificate_authority_id("sample".to_owned())
+                .with_cn_san_identity("sample".to_owned())
+                .with_ocsp_url("sample".to_owned())
+                .with_tls_enabled(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("certificateAuthorityId", serde_json::Value::from("sample")),
+            ("cnSanIdentity", serde_json::Value::from("sample")),
+            ("ocspUrl", serde_json::Value::from("sample")),
+            ("tlsEnabled", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-service-profiles")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
 impl support::Sample for ruckus_one::network::wireless_service_profiles::RadiusV1 {
     fn sample() -> Self {
         {
@@ -26167,7 +28191,9 @@ impl support::Sample for ruckus_one::network::wireless_service_profiles::RadiusV
                 .with_type(
                     <ruckus_one::network::common::RadiusServerProfileType as support::Sample>::sample(),
                 )
-                .with_rad_sec_options(serde_json::json!({ "sample" : true }))
+                .with_rad_sec_options(
+                    <ruckus_one::network::wireless_service_profiles::RadiusV1RadSecOptions as support::Sample>::sample(),
+                )
                 .with_tags(vec!["sample".to_owned()]);
             value
                 .additional_fields
@@ -26194,8 +28220,75 @@ impl support::Sample for ruckus_one::network::wireless_service_profiles::RadiusV
                 "type",
                 <ruckus_one::network::common::RadiusServerProfileType as support::Sample>::sample_json(),
             ),
-            ("radSecOptions", serde_json::json!({ "sample" : true })),
+            (
+                "radSecOptions",
+                <ruckus_one::network::wireless_service_profiles::RadiusV1RadSecOptions as support::Sample>::sample_json(),
+            ),
             ("tags", serde_json::Value::Array(vec![serde_json::Value::from("sample")])),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-service-profiles")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
+impl support::Sample
+for ruckus_one::network::wireless_service_profiles::RadiusOperationResponse {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_request_id("sample".to_owned())
+                .with_response(
+                    <ruckus_one::network::wireless_service_profiles::RadiusV1 as support::Sample>::sample(),
+                )
+                .with_id("sample".to_owned())
+                .with_name("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("requestId", serde_json::Value::from("sample")),
+            (
+                "response",
+                <ruckus_one::network::wireless_service_profiles::RadiusV1 as support::Sample>::sample_json(),
+            ),
+            ("id", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
+impl support::Sample
+for ruckus_one::network::common::RadiusServerProfileQueryDataRadSecOptions {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new().with_tls_enabled(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("tlsEnabled", serde_json::Value::from(true)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -26223,7 +28316,9 @@ impl support::Sample for ruckus_one::network::common::RadiusServerProfileQueryDa
                 .with_ip("sample".to_owned())
                 .with_network_count(1)
                 .with_network_ids(vec![serde_json::json!({ "sample" : true })])
-                .with_rad_sec_options(serde_json::json!({ "sample" : true }))
+                .with_rad_sec_options(
+                    <ruckus_one::network::common::RadiusServerProfileQueryDataRadSecOptions as support::Sample>::sample(),
+                )
                 .with_secret(ruckus_one_runtime::Secret::from("sample"))
                 .with_server_type("sample".to_owned())
                 .with_tenant_id("sample".to_owned());
@@ -26255,7 +28350,10 @@ impl support::Sample for ruckus_one::network::common::RadiusServerProfileQueryDa
                 "networkIds",
                 serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
             ),
-            ("radSecOptions", serde_json::json!({ "sample" : true })),
+            (
+                "radSecOptions",
+                <ruckus_one::network::common::RadiusServerProfileQueryDataRadSecOptions as support::Sample>::sample_json(),
+            ),
             ("secret", serde_json::Value::from("sample")),
             ("serverType", serde_json::Value::from("sample")),
             ("tenantId", serde_json::Value::from("sample")),
@@ -26601,6 +28699,37 @@ for ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfileDeep
             (
                 "venueIds",
                 serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-service-profiles")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
+impl support::Sample
+for ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfileDeepOperationResponse {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_request_id("sample".to_owned())
+                .with_response(
+                    <ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfileDeep as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("requestId", serde_json::Value::from("sample")),
+            (
+                "response",
+                <ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfileDeep as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -27156,6 +29285,75 @@ impl support::Sample for ruckus_one::network::wireless_venues::Venue {
             ("isEnforced", serde_json::Value::from(true)),
             ("templateContext", serde_json::Value::from("sample")),
             ("updatedDate", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl support::Sample for ruckus_one::network::common::VenueView {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new(
+                    "sample".to_owned(),
+                    <ruckus_one::network::common::VenueAddress as support::Sample>::sample(),
+                )
+                .with_id("sample".to_owned())
+                .with_description("sample".to_owned())
+                .with_tags(vec!["sample".to_owned()])
+                .with_is_template(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            ("description", serde_json::Value::from("sample")),
+            (
+                "address",
+                <ruckus_one::network::common::VenueAddress as support::Sample>::sample_json(),
+            ),
+            ("tags", serde_json::Value::Array(vec![serde_json::Value::from("sample")])),
+            ("isTemplate", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl support::Sample for ruckus_one::network::common::OperationResponseVenueView {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_request_id("sample".to_owned())
+                .with_response(
+                    <ruckus_one::network::common::VenueView as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("requestId", serde_json::Value::from("sample")),
+            (
+                "response",
+                <ruckus_one::network::common::VenueView as support::Sample>::sample_json(),
+            ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -30323,6 +32521,41 @@ impl support::Sample for ruckus_one::network::common::TrustedPortViewV1 {
         feature = "network-template-switch-profiles"
     )
 )]
+impl support::Sample
+for ruckus_one::network::common::CliTemplateVariableBoSwitchVariable {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_serial_numbers(vec!["sample".to_owned()])
+                .with_value("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "serialNumbers",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("value", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::CliTemplateVariableBo {
     fn sample() -> Self {
         {
@@ -30337,7 +32570,13 @@ impl support::Sample for ruckus_one::network::common::CliTemplateVariableBo {
                 .with_range_end(serde_json::json!({ "sample" : true }))
                 .with_range_start(serde_json::json!({ "sample" : true }))
                 .with_sub_mask("sample".to_owned())
-                .with_switch_variables(vec![serde_json::json!({ "sample" : true })]);
+                .with_switch_variables(
+                    vec![
+                        <
+                        ruckus_one::network::common::CliTemplateVariableBoSwitchVariable
+                        as support::Sample > ::sample()
+                    ],
+                );
             value
                 .additional_fields
                 .insert(
@@ -30362,7 +32601,13 @@ impl support::Sample for ruckus_one::network::common::CliTemplateVariableBo {
             ("subMask", serde_json::Value::from("sample")),
             (
                 "switchVariables",
-                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::common::CliTemplateVariableBoSwitchVariable
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -30759,7 +33004,7 @@ impl support::Sample for ruckus_one::network::venue_templates::VenueTemplate {
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
 #[cfg(any(feature = "network-switch-networking", feature = "network-venue-templates"))]
-impl support::Sample for ruckus_one::network::common::VenueView {
+impl support::Sample for ruckus_one::network::common::VenueViewV1001 {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -30806,7 +33051,7 @@ impl support::Sample for ruckus_one::network::common::VenueResponse {
             let mut value = Self::new()
                 .with_request_id("sample".to_owned())
                 .with_response(
-                    <ruckus_one::network::common::VenueView as support::Sample>::sample(),
+                    <ruckus_one::network::common::VenueViewV1001 as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -30822,7 +33067,7 @@ impl support::Sample for ruckus_one::network::common::VenueResponse {
             ("requestId", serde_json::Value::from("sample")),
             (
                 "response",
-                <ruckus_one::network::common::VenueView as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueViewV1001 as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -31906,6 +34151,34 @@ impl support::Sample for ruckus_one::network::common::ApCreation {
 #[cfg(
     any(feature = "network-venue-ap-groups", feature = "network-venue-wifi-templates")
 )]
+impl support::Sample for ruckus_one::network::common::ApGroupQueryDataMembers {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_count(1)
+                .with_names(vec!["sample".to_owned()]);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("count", serde_json::Value::from(1)),
+            ("names", serde_json::Value::Array(vec![serde_json::Value::from("sample")])),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-groups", feature = "network-venue-wifi-templates")
+)]
 impl support::Sample for ruckus_one::network::common::ApGroupQueryData {
     fn sample() -> Self {
         {
@@ -31918,8 +34191,12 @@ impl support::Sample for ruckus_one::network::common::ApGroupQueryData {
                 .with_ap_serial_numbers(vec!["sample".to_owned()])
                 .with_wifi_network_ids(vec!["sample".to_owned()])
                 .with_client_count(1)
-                .with_members(serde_json::json!({ "sample" : true }))
-                .with_networks(serde_json::json!({ "sample" : true }))
+                .with_members(
+                    <ruckus_one::network::common::ApGroupQueryDataMembers as support::Sample>::sample(),
+                )
+                .with_networks(
+                    <ruckus_one::network::common::ApGroupQueryDataMembers as support::Sample>::sample(),
+                )
                 .with_venue_name("sample".to_owned());
             value
                 .additional_fields
@@ -31946,8 +34223,14 @@ impl support::Sample for ruckus_one::network::common::ApGroupQueryData {
                 serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
             ),
             ("clientCount", serde_json::Value::from(1)),
-            ("members", serde_json::json!({ "sample" : true })),
-            ("networks", serde_json::json!({ "sample" : true })),
+            (
+                "members",
+                <ruckus_one::network::common::ApGroupQueryDataMembers as support::Sample>::sample_json(),
+            ),
+            (
+                "networks",
+                <ruckus_one::network::common::ApGroupQueryDataMembers as support::Sample>::sample_json(),
+            ),
             ("venueName", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -33241,12 +35524,10 @@ impl support::Sample for ruckus_one::network::common::VenueApLoadBalancingSettin
 #[cfg(feature = "network-venue-ap-settings")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
 impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApManagementTrafficVlanSettings {
+for ruckus_one::network::venue_ap_settings::VenueApManagementTrafficVlanSettingsVenueApManagementVlan {
     fn sample() -> Self {
         {
-            let mut value = Self::new()
-                .with_vlan_id(1)
-                .with_venue_ap_management_vlan(serde_json::json!({ "sample" : true }));
+            let mut value = Self::new().with_vlan_id(1).with_vlan_override_enabled(true);
             value
                 .additional_fields
                 .insert(
@@ -33259,7 +35540,38 @@ for ruckus_one::network::venue_ap_settings::VenueApManagementTrafficVlanSettings
     fn sample_json() -> serde_json::Value {
         support::object([
             ("vlanId", serde_json::Value::from(1)),
-            ("venueApManagementVlan", serde_json::json!({ "sample" : true })),
+            ("vlanOverrideEnabled", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-venue-ap-settings")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
+impl support::Sample
+for ruckus_one::network::venue_ap_settings::VenueApManagementTrafficVlanSettings {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_vlan_id(1)
+                .with_venue_ap_management_vlan(
+                    <ruckus_one::network::venue_ap_settings::VenueApManagementTrafficVlanSettingsVenueApManagementVlan as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("vlanId", serde_json::Value::from(1)),
+            (
+                "venueApManagementVlan",
+                <ruckus_one::network::venue_ap_settings::VenueApManagementTrafficVlanSettingsVenueApManagementVlan as support::Sample>::sample_json(),
+            ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -34427,6 +36739,49 @@ impl support::Sample for ruckus_one::network::venue_ap_settings::VenueApRadioSet
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
+impl support::Sample
+for ruckus_one::network::common::VenueApRadiusOptionSettingsRadiusOptions {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_called_station_id_type("sample".to_owned())
+                .with_nas_id_delimiter("sample".to_owned())
+                .with_nas_id_type("sample".to_owned())
+                .with_nas_max_retry(1)
+                .with_nas_reconnect_primary_min(1)
+                .with_nas_request_timeout_sec(1)
+                .with_override_enabled(true)
+                .with_single_session_id_accounting(true)
+                .with_user_defined_nas_id("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("calledStationIdType", serde_json::Value::from("sample")),
+            ("nasIdDelimiter", serde_json::Value::from("sample")),
+            ("nasIdType", serde_json::Value::from("sample")),
+            ("nasMaxRetry", serde_json::Value::from(1)),
+            ("nasReconnectPrimaryMin", serde_json::Value::from(1)),
+            ("nasRequestTimeoutSec", serde_json::Value::from(1)),
+            ("overrideEnabled", serde_json::Value::from(true)),
+            ("singleSessionIdAccounting", serde_json::Value::from(true)),
+            ("userDefinedNasId", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
 impl support::Sample for ruckus_one::network::common::VenueApRadiusOptionSettings {
     fn sample() -> Self {
         {
@@ -34446,7 +36801,9 @@ impl support::Sample for ruckus_one::network::common::VenueApRadiusOptionSetting
                 .with_override_enabled(true)
                 .with_single_session_id_accounting(true)
                 .with_user_defined_nas_id("sample".to_owned())
-                .with_radius_options(serde_json::json!({ "sample" : true }));
+                .with_radius_options(
+                    <ruckus_one::network::common::VenueApRadiusOptionSettingsRadiusOptions as support::Sample>::sample(),
+                );
             value
                 .additional_fields
                 .insert(
@@ -34476,7 +36833,10 @@ impl support::Sample for ruckus_one::network::common::VenueApRadiusOptionSetting
             ("overrideEnabled", serde_json::Value::from(true)),
             ("singleSessionIdAccounting", serde_json::Value::from(true)),
             ("userDefinedNasId", serde_json::Value::from("sample")),
-            ("radiusOptions", serde_json::json!({ "sample" : true })),
+            (
+                "radiusOptions",
+                <ruckus_one::network::common::VenueApRadiusOptionSettingsRadiusOptions as support::Sample>::sample_json(),
+            ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -34566,12 +36926,12 @@ for ruckus_one::network::venue_ap_settings::VenueApTlsKeyEnhancedModeSettings {
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-aps")))]
 impl support::Sample for ruckus_one::network::wireless_aps::CreateVenueApResponse {
     fn sample() -> Self {
-        Self::WifiEntityIdOperationResponse(
-            <ruckus_one::network::common::WifiEntityIdOperationResponse as support::Sample>::sample(),
+        Self::ApplicationPolicyOperationResponse(
+            <ruckus_one::network::common::ApplicationPolicyOperationResponse as support::Sample>::sample(),
         )
     }
     fn sample_json() -> serde_json::Value {
-        <ruckus_one::network::common::WifiEntityIdOperationResponse as support::Sample>::sample_json()
+        <ruckus_one::network::common::ApplicationPolicyOperationResponse as support::Sample>::sample_json()
     }
 }
 #[cfg(feature = "network-wireless-aps")]
@@ -35096,6 +37456,99 @@ for ruckus_one::network::wireless_aps::QueryResponseApClientQueryData {
 }
 #[cfg(feature = "network-wireless-aps")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-aps")))]
+impl support::Sample
+for ruckus_one::network::wireless_aps::ApCompatibilityPageApCompatibilityIncompatibleFeature {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_feature_name("sample".to_owned())
+                .with_incompatible_devices(
+                    vec![
+                        <
+                        ruckus_one::network::common::ApCompatibilityPageApCompatibilityIncompatibleFeatureIncompatibleDevice
+                        as support::Sample > ::sample()
+                    ],
+                )
+                .with_required_fw("sample".to_owned())
+                .with_supported_model_families(vec!["sample".to_owned()]);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("featureName", serde_json::Value::from("sample")),
+            (
+                "incompatibleDevices",
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::common::ApCompatibilityPageApCompatibilityIncompatibleFeatureIncompatibleDevice
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("requiredFw", serde_json::Value::from("sample")),
+            (
+                "supportedModelFamilies",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-aps")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-aps")))]
+impl support::Sample
+for ruckus_one::network::wireless_aps::ApCompatibilityPageApCompatibility {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_id("sample".to_owned())
+                .with_incompatible(1)
+                .with_incompatible_features(
+                    vec![
+                        <
+                        ruckus_one::network::wireless_aps::ApCompatibilityPageApCompatibilityIncompatibleFeature
+                        as support::Sample > ::sample()
+                    ],
+                )
+                .with_total(1);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("incompatible", serde_json::Value::from(1)),
+            (
+                "incompatibleFeatures",
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::wireless_aps::ApCompatibilityPageApCompatibilityIncompatibleFeature
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("total", serde_json::Value::from(1)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-aps")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-aps")))]
 impl support::Sample for ruckus_one::network::wireless_aps::ApCompatibilityPage {
     fn sample() -> Self {
         {
@@ -35103,7 +37556,13 @@ impl support::Sample for ruckus_one::network::wireless_aps::ApCompatibilityPage 
                 .with_compatibilities(vec![serde_json::json!({ "sample" : true })])
                 .with_page(1)
                 .with_total_count(1)
-                .with_ap_compatibilities(vec![serde_json::json!({ "sample" : true })]);
+                .with_ap_compatibilities(
+                    vec![
+                        <
+                        ruckus_one::network::wireless_aps::ApCompatibilityPageApCompatibility
+                        as support::Sample > ::sample()
+                    ],
+                );
             value
                 .additional_fields
                 .insert(
@@ -35123,7 +37582,13 @@ impl support::Sample for ruckus_one::network::wireless_aps::ApCompatibilityPage 
             ("totalCount", serde_json::Value::from(1)),
             (
                 "apCompatibilities",
-                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::wireless_aps::ApCompatibilityPageApCompatibility
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -35195,6 +37660,323 @@ impl support::Sample for ruckus_one::network::wireless_aps::ApClientAdmissionCon
 }
 #[cfg(feature = "network-wireless-aps")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-aps")))]
+impl support::Sample
+for ruckus_one::network::wireless_aps::AccessPointBonjourGatewayRule {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_enabled(true)
+                .with_from_vlan(1)
+                .with_service("sample".to_owned())
+                .with_to_vlan(1);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("enabled", serde_json::Value::from(true)),
+            ("fromVlan", serde_json::Value::from(1)),
+            ("service", serde_json::Value::from("sample")),
+            ("toVlan", serde_json::Value::from(1)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-aps")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-aps")))]
+impl support::Sample for ruckus_one::network::wireless_aps::AccessPointBonjourGateway {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_rules(
+                    vec![
+                        <
+                        ruckus_one::network::wireless_aps::AccessPointBonjourGatewayRule
+                        as support::Sample > ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "rules",
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::wireless_aps::AccessPointBonjourGatewayRule
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-aps")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-aps")))]
+impl support::Sample for ruckus_one::network::wireless_aps::AccessPointData {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new().with_model("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("model", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-aps")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-aps")))]
+impl support::Sample for ruckus_one::network::wireless_aps::AccessPointPosition {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new().with_x_percent(1).with_y_percent(1);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("xPercent", serde_json::Value::from(1)),
+            ("yPercent", serde_json::Value::from(1)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-aps")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-aps")))]
+impl support::Sample
+for ruckus_one::network::wireless_aps::AccessPointRadioApRadioParams24G {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_allowed_channels(vec!["sample".to_owned()])
+                .with_change_interval(1)
+                .with_channel_bandwidth("sample".to_owned())
+                .with_manual_channel(1)
+                .with_method("sample".to_owned())
+                .with_operative_channel(1)
+                .with_snr_db(1)
+                .with_tx_power("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "allowedChannels",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("changeInterval", serde_json::Value::from(1)),
+            ("channelBandwidth", serde_json::Value::from("sample")),
+            ("manualChannel", serde_json::Value::from(1)),
+            ("method", serde_json::Value::from("sample")),
+            ("operativeChannel", serde_json::Value::from(1)),
+            ("snr_dB", serde_json::Value::from(1)),
+            ("txPower", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-aps")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-aps")))]
+impl support::Sample
+for ruckus_one::network::wireless_aps::AccessPointRadioApRadioParams6G {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_bss_min_rate6g("sample".to_owned())
+                .with_change_interval(1)
+                .with_channel_bandwidth("sample".to_owned())
+                .with_manual_channel(1)
+                .with_method("sample".to_owned())
+                .with_mgmt_tx_rate6g("sample".to_owned())
+                .with_tx_power("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("bssMinRate6G", serde_json::Value::from("sample")),
+            ("changeInterval", serde_json::Value::from(1)),
+            ("channelBandwidth", serde_json::Value::from("sample")),
+            ("manualChannel", serde_json::Value::from(1)),
+            ("method", serde_json::Value::from("sample")),
+            ("mgmtTxRate6G", serde_json::Value::from("sample")),
+            ("txPower", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-aps")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-aps")))]
+impl support::Sample
+for ruckus_one::network::wireless_aps::AccessPointRadioApRadioParamsDual5GRadioParamsLower5G {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_change_interval(1)
+                .with_channel_bandwidth("sample".to_owned())
+                .with_manual_channel(1)
+                .with_method("sample".to_owned())
+                .with_tx_power("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("changeInterval", serde_json::Value::from(1)),
+            ("channelBandwidth", serde_json::Value::from("sample")),
+            ("manualChannel", serde_json::Value::from(1)),
+            ("method", serde_json::Value::from("sample")),
+            ("txPower", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-aps")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-aps")))]
+impl support::Sample
+for ruckus_one::network::wireless_aps::AccessPointRadioApRadioParamsDual5G {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_enabled(true)
+                .with_radio_params_lower5g(
+                    <ruckus_one::network::wireless_aps::AccessPointRadioApRadioParamsDual5GRadioParamsLower5G as support::Sample>::sample(),
+                )
+                .with_radio_params_upper5g(
+                    <ruckus_one::network::wireless_aps::AccessPointRadioApRadioParamsDual5GRadioParamsLower5G as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("enabled", serde_json::Value::from(true)),
+            (
+                "radioParamsLower5G",
+                <ruckus_one::network::wireless_aps::AccessPointRadioApRadioParamsDual5GRadioParamsLower5G as support::Sample>::sample_json(),
+            ),
+            (
+                "radioParamsUpper5G",
+                <ruckus_one::network::wireless_aps::AccessPointRadioApRadioParamsDual5GRadioParamsLower5G as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-aps")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-aps")))]
+impl support::Sample for ruckus_one::network::wireless_aps::AccessPointRadio {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_ap_radio_params24g(
+                    <ruckus_one::network::wireless_aps::AccessPointRadioApRadioParams24G as support::Sample>::sample(),
+                )
+                .with_ap_radio_params50g(
+                    <ruckus_one::network::wireless_aps::AccessPointRadioApRadioParams24G as support::Sample>::sample(),
+                )
+                .with_ap_radio_params6g(
+                    <ruckus_one::network::wireless_aps::AccessPointRadioApRadioParams6G as support::Sample>::sample(),
+                )
+                .with_ap_radio_params_dual5g(
+                    <ruckus_one::network::wireless_aps::AccessPointRadioApRadioParamsDual5G as support::Sample>::sample(),
+                )
+                .with_enable24g(true)
+                .with_enable50g(true)
+                .with_enable6g(true)
+                .with_use_venue_settings(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "apRadioParams24G",
+                <ruckus_one::network::wireless_aps::AccessPointRadioApRadioParams24G as support::Sample>::sample_json(),
+            ),
+            (
+                "apRadioParams50G",
+                <ruckus_one::network::wireless_aps::AccessPointRadioApRadioParams24G as support::Sample>::sample_json(),
+            ),
+            (
+                "apRadioParams6G",
+                <ruckus_one::network::wireless_aps::AccessPointRadioApRadioParams6G as support::Sample>::sample_json(),
+            ),
+            (
+                "apRadioParamsDual5G",
+                <ruckus_one::network::wireless_aps::AccessPointRadioApRadioParamsDual5G as support::Sample>::sample_json(),
+            ),
+            ("enable24G", serde_json::Value::from(true)),
+            ("enable50G", serde_json::Value::from(true)),
+            ("enable6G", serde_json::Value::from(true)),
+            ("useVenueSettings", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-aps")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-aps")))]
 impl support::Sample for ruckus_one::network::wireless_aps::AccessPoint {
     fn sample() -> Self {
         {
@@ -35215,9 +37997,13 @@ impl support::Sample for ruckus_one::network::wireless_aps::AccessPoint {
                 .with_name("sample".to_owned())
                 .with_ap_group_id("sample".to_owned())
                 .with_ap_password(ruckus_one_runtime::Secret::from("sample"))
-                .with_bonjour_gateway(serde_json::json!({ "sample" : true }))
+                .with_bonjour_gateway(
+                    <ruckus_one::network::wireless_aps::AccessPointBonjourGateway as support::Sample>::sample(),
+                )
                 .with_client_count(1)
-                .with_data(serde_json::json!({ "sample" : true }))
+                .with_data(
+                    <ruckus_one::network::wireless_aps::AccessPointData as support::Sample>::sample(),
+                )
                 .with_external_ip("sample".to_owned())
                 .with_firmware("sample".to_owned())
                 .with_global_access_port_untagged_id_enabled(true)
@@ -35230,8 +38016,12 @@ impl support::Sample for ruckus_one::network::wireless_aps::AccessPoint {
                 .with_poe_mode("sample".to_owned())
                 .with_poe_out(true)
                 .with_poe_out_mode("sample".to_owned())
-                .with_position(serde_json::json!({ "sample" : true }))
-                .with_radio(serde_json::json!({ "sample" : true }))
+                .with_position(
+                    <ruckus_one::network::wireless_aps::AccessPointPosition as support::Sample>::sample(),
+                )
+                .with_radio(
+                    <ruckus_one::network::wireless_aps::AccessPointRadio as support::Sample>::sample(),
+                )
                 .with_serial_number("sample".to_owned())
                 .with_soft_deleted(true)
                 .with_state("sample".to_owned())
@@ -35269,9 +38059,15 @@ impl support::Sample for ruckus_one::network::wireless_aps::AccessPoint {
             ("name", serde_json::Value::from("sample")),
             ("apGroupId", serde_json::Value::from("sample")),
             ("apPassword", serde_json::Value::from("sample")),
-            ("bonjourGateway", serde_json::json!({ "sample" : true })),
+            (
+                "bonjourGateway",
+                <ruckus_one::network::wireless_aps::AccessPointBonjourGateway as support::Sample>::sample_json(),
+            ),
             ("clientCount", serde_json::Value::from(1)),
-            ("data", serde_json::json!({ "sample" : true })),
+            (
+                "data",
+                <ruckus_one::network::wireless_aps::AccessPointData as support::Sample>::sample_json(),
+            ),
             ("externalIp", serde_json::Value::from("sample")),
             ("firmware", serde_json::Value::from("sample")),
             ("globalAccessPortUntaggedIdEnabled", serde_json::Value::from(true)),
@@ -35284,8 +38080,14 @@ impl support::Sample for ruckus_one::network::wireless_aps::AccessPoint {
             ("poeMode", serde_json::Value::from("sample")),
             ("poeOut", serde_json::Value::from(true)),
             ("poeOutMode", serde_json::Value::from("sample")),
-            ("position", serde_json::json!({ "sample" : true })),
-            ("radio", serde_json::json!({ "sample" : true })),
+            (
+                "position",
+                <ruckus_one::network::wireless_aps::AccessPointPosition as support::Sample>::sample_json(),
+            ),
+            (
+                "radio",
+                <ruckus_one::network::wireless_aps::AccessPointRadio as support::Sample>::sample_json(),
+            ),
             ("serialNumber", serde_json::Value::from("sample")),
             ("softDeleted", serde_json::Value::from(true)),
             ("state", serde_json::Value::from("sample")),
@@ -35804,6 +38606,59 @@ impl support::Sample for ruckus_one::network::wireless_aps::ApPacketAction {
             ),
             ("macAddressFilter", serde_json::Value::from("sample")),
             ("sessionId", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-aps")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-aps")))]
+impl support::Sample for ruckus_one::network::wireless_aps::ApPacketActionResponse {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new().with_session_id("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("sessionId", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-aps")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-aps")))]
+impl support::Sample
+for ruckus_one::network::wireless_aps::ApPacketActionResponseOperationResponse {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_request_id("sample".to_owned())
+                .with_response(
+                    <ruckus_one::network::wireless_aps::ApPacketActionResponse as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("requestId", serde_json::Value::from("sample")),
+            (
+                "response",
+                <ruckus_one::network::wireless_aps::ApPacketActionResponse as support::Sample>::sample_json(),
+            ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -37796,9 +40651,10 @@ impl support::Sample for ruckus_one::network::ap_settings::WifiAvailableChannels
         ])
     }
 }
-#[cfg(feature = "network-switches")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::StackMembersView {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
+impl support::Sample for ruckus_one::network::common::StackMembersView {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -37860,9 +40716,10 @@ impl support::Sample for ruckus_one::network::common::SpecifiedType {
         serde_json::Value::from("AUTO")
     }
 }
-#[cfg(feature = "network-switches")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::IcxSwitchView {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
+impl support::Sample for ruckus_one::network::common::IcxSwitchView {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -37877,7 +40734,7 @@ impl support::Sample for ruckus_one::network::switches::IcxSwitchView {
                 .with_spanning_tree_priority(1)
                 .with_stack_members(
                     vec![
-                        < ruckus_one::network::switches::StackMembersView as
+                        < ruckus_one::network::common::StackMembersView as
                         support::Sample > ::sample()
                     ],
                 )
@@ -37924,7 +40781,7 @@ impl support::Sample for ruckus_one::network::switches::IcxSwitchView {
                 "stackMembers",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::switches::StackMembersView as
+                        < ruckus_one::network::common::StackMembersView as
                         support::Sample > ::sample_json()
                     ],
                 ),
@@ -38658,7 +41515,7 @@ impl support::Sample for ruckus_one::network::switches::IcxSwitchResponse {
             let mut value = Self::new()
                 .with_request_id("sample".to_owned())
                 .with_response(
-                    <ruckus_one::network::switches::IcxSwitchView as support::Sample>::sample(),
+                    <ruckus_one::network::common::IcxSwitchView as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -38674,7 +41531,7 @@ impl support::Sample for ruckus_one::network::switches::IcxSwitchResponse {
             ("requestId", serde_json::Value::from("sample")),
             (
                 "response",
-                <ruckus_one::network::switches::IcxSwitchView as support::Sample>::sample_json(),
+                <ruckus_one::network::common::IcxSwitchView as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -42347,6 +45204,32 @@ for ruckus_one::network::switch_firmware::UpgradeVenueQueryFilterV1 {
 }
 #[cfg(feature = "network-switch-firmware")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switch-firmware")))]
+impl support::Sample
+for ruckus_one::network::switch_firmware::UpgradeScheduleViewSupportModelGroupVersion {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_model_group("sample".to_owned())
+                .with_version("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("modelGroup", serde_json::Value::from("sample")),
+            ("version", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-switch-firmware")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-firmware")))]
 impl support::Sample for ruckus_one::network::switch_firmware::UpgradeScheduleView {
     fn sample() -> Self {
         {
@@ -42362,7 +45245,11 @@ impl support::Sample for ruckus_one::network::switch_firmware::UpgradeScheduleVi
                     <ruckus_one::network::switch_firmware::SwitchVersion as support::Sample>::sample(),
                 )
                 .with_support_model_group_versions(
-                    vec![serde_json::json!({ "sample" : true })],
+                    vec![
+                        <
+                        ruckus_one::network::switch_firmware::UpgradeScheduleViewSupportModelGroupVersion
+                        as support::Sample > ::sample()
+                    ],
                 );
             value
                 .additional_fields
@@ -42390,8 +45277,39 @@ impl support::Sample for ruckus_one::network::switch_firmware::UpgradeScheduleVi
             ),
             (
                 "supportModelGroupVersions",
-                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::switch_firmware::UpgradeScheduleViewSupportModelGroupVersion
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
             ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-switch-firmware")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-firmware")))]
+impl support::Sample for ruckus_one::network::switch_firmware::UpgradeVenueSwitchCount {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_count(1)
+                .with_model_group("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("count", serde_json::Value::from(1)),
+            ("modelGroup", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -42428,8 +45346,19 @@ impl support::Sample for ruckus_one::network::switch_firmware::UpgradeVenue {
                     <ruckus_one::network::switch_firmware::UpgradeVenueFirmwareViewStatus as support::Sample>::sample(),
                 )
                 .with_schedule_count(1)
-                .with_switch_counts(vec![serde_json::json!({ "sample" : true })])
-                .with_versions(vec![serde_json::json!({ "sample" : true })]);
+                .with_switch_counts(
+                    vec![
+                        < ruckus_one::network::switch_firmware::UpgradeVenueSwitchCount
+                        as support::Sample > ::sample()
+                    ],
+                )
+                .with_versions(
+                    vec![
+                        <
+                        ruckus_one::network::switch_firmware::UpgradeScheduleViewSupportModelGroupVersion
+                        as support::Sample > ::sample()
+                    ],
+                );
             value
                 .additional_fields
                 .insert(
@@ -42476,11 +45405,22 @@ impl support::Sample for ruckus_one::network::switch_firmware::UpgradeVenue {
             ("scheduleCount", serde_json::Value::from(1)),
             (
                 "switchCounts",
-                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::switch_firmware::UpgradeVenueSwitchCount
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
             ),
             (
                 "versions",
-                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::switch_firmware::UpgradeScheduleViewSupportModelGroupVersion
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -49292,6 +52232,167 @@ impl support::Sample for ruckus_one::network::common::VenueApGroupQueryData {
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl support::Sample for ruckus_one::network::common::WifiNetworkRowActivated {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new().with_is_activated(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("isActivated", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-venue-templates",
+        feature = "network-wifi-templates",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-venues"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::VenueRowWlan {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new().with_wlan_security("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("wlanSecurity", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl support::Sample for ruckus_one::network::common::WifiNetworkRowDeepNetwork {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_wlan(
+                    <ruckus_one::network::common::VenueRowWlan as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "wlan",
+                <ruckus_one::network::common::VenueRowWlan as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl support::Sample for ruckus_one::network::common::WifiNetworkRowNetwork {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_captive_type("sample".to_owned())
+                .with_id("sample".to_owned())
+                .with_name("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("captiveType", serde_json::Value::from("sample")),
+            ("id", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl support::Sample for ruckus_one::network::common::WifiNetworkRowVenues {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_count(1)
+                .with_ids(vec!["sample".to_owned()])
+                .with_names(vec!["sample".to_owned()]);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("count", serde_json::Value::from(1)),
+            ("ids", serde_json::Value::Array(vec![serde_json::Value::from("sample")])),
+            ("names", serde_json::Value::Array(vec![serde_json::Value::from("sample")])),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl support::Sample for ruckus_one::network::common::WifiNetworkRowVlanPool {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new().with_name("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }).into(),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("name", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl support::Sample for ruckus_one::network::common::WifiNetworkRow {
     fn sample() -> Self {
         {
@@ -49326,16 +52427,26 @@ impl support::Sample for ruckus_one::network::common::WifiNetworkRow {
                 .with_ap_count(1)
                 .with_is_enforced(true)
                 .with_is_managed_by_template(true)
-                .with_activated(serde_json::json!({ "sample" : true }))
+                .with_activated(
+                    <ruckus_one::network::common::WifiNetworkRowActivated as support::Sample>::sample(),
+                )
                 .with_ap_serial_numbers(vec!["sample".to_owned()])
                 .with_aps(1)
                 .with_clients(1)
                 .with_count(1)
-                .with_deep_network(serde_json::json!({ "sample" : true }))
+                .with_deep_network(
+                    <ruckus_one::network::common::WifiNetworkRowDeepNetwork as support::Sample>::sample(),
+                )
                 .with_names(vec!["sample".to_owned()])
-                .with_network(serde_json::json!({ "sample" : true }))
-                .with_venues(serde_json::json!({ "sample" : true }))
-                .with_vlan_pool(serde_json::json!({ "sample" : true }));
+                .with_network(
+                    <ruckus_one::network::common::WifiNetworkRowNetwork as support::Sample>::sample(),
+                )
+                .with_venues(
+                    <ruckus_one::network::common::WifiNetworkRowVenues as support::Sample>::sample(),
+                )
+                .with_vlan_pool(
+                    <ruckus_one::network::common::WifiNetworkRowVlanPool as support::Sample>::sample(),
+                );
             value
                 .additional_fields
                 .insert(
@@ -49381,7 +52492,10 @@ impl support::Sample for ruckus_one::network::common::WifiNetworkRow {
             ("apCount", serde_json::Value::from(1)),
             ("isEnforced", serde_json::Value::from(true)),
             ("isManagedByTemplate", serde_json::Value::from(true)),
-            ("activated", serde_json::json!({ "sample" : true })),
+            (
+                "activated",
+                <ruckus_one::network::common::WifiNetworkRowActivated as support::Sample>::sample_json(),
+            ),
             (
                 "apSerialNumbers",
                 serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
@@ -49389,11 +52503,23 @@ impl support::Sample for ruckus_one::network::common::WifiNetworkRow {
             ("aps", serde_json::Value::from(1)),
             ("clients", serde_json::Value::from(1)),
             ("count", serde_json::Value::from(1)),
-            ("deepNetwork", serde_json::json!({ "sample" : true })),
+            (
+                "deepNetwork",
+                <ruckus_one::network::common::WifiNetworkRowDeepNetwork as support::Sample>::sample_json(),
+            ),
             ("names", serde_json::Value::Array(vec![serde_json::Value::from("sample")])),
-            ("network", serde_json::json!({ "sample" : true })),
-            ("venues", serde_json::json!({ "sample" : true })),
-            ("vlanPool", serde_json::json!({ "sample" : true })),
+            (
+                "network",
+                <ruckus_one::network::common::WifiNetworkRowNetwork as support::Sample>::sample_json(),
+            ),
+            (
+                "venues",
+                <ruckus_one::network::common::WifiNetworkRowVenues as support::Sample>::sample_json(),
+            ),
+            (
+                "vlanPool",
+                <ruckus_one::network::common::WifiNetworkRowVlanPool as support::Sample>::sample_json(),
+            ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -49863,8 +52989,9 @@ impl support::Sample for ruckus_one::resident_portal::portal::Unit {
 impl support::Sample for ruckus_one::resident_portal::portal::ResidentUnit {
     fn sample() -> Self {
         {
-            let mut value = Self::new("sample".to_owned())
+            let mut value = Self::new()
                 .with_guid("sample".to_owned())
+                .with_number("sample".to_owned())
                 .with_description("sample".to_owned())
                 .with_contact(
                     <ruckus_one::resident_portal::portal::UnitContact as support::Sample>::sample(),

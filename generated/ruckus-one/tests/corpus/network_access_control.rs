@@ -185,7 +185,10 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/applicationPolicies",
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json"],
-        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
+        response: Some(
+            round::<ruckus_one::network::common::ApplicationPolicyOperationResponse>
+                as Decode,
+        ),
         request: Some(round::<ruckus_one::network::common::ApplicationPolicy> as Decode),
         items: None,
     });
@@ -196,7 +199,10 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/applicationPolicies",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
+        response: Some(
+            round::<ruckus_one::network::common::ApplicationPolicyOperationResponse>
+                as Decode,
+        ),
         request: Some(
             round::<ruckus_one::network::access_control::ApplicationPolicyV1> as Decode,
         ),
@@ -299,7 +305,10 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/devicePolicies",
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json"],
-        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
+        response: Some(
+            round::<ruckus_one::network::access_control::DevicePolicyOperationResponse>
+                as Decode,
+        ),
         request: Some(round::<ruckus_one::network::common::DevicePolicy> as Decode),
         items: None,
     });
@@ -310,7 +319,10 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/devicePolicies",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
+        response: Some(
+            round::<ruckus_one::network::access_control::DevicePolicyOperationResponse>
+                as Decode,
+        ),
         request: Some(
             round::<ruckus_one::network::access_control::DevicePolicyV1> as Decode,
         ),
@@ -634,7 +646,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             "application/json",
         ],
         response: Some(
-            round::<ruckus_one::network::common::WifiEntityIdOperationResponse> as Decode,
+            round::<ruckus_one::network::common::ApplicationPolicyOperationResponse>
+                as Decode,
         ),
         request: Some(
             round::<ruckus_one::network::common::AccessControlProfile> as Decode,

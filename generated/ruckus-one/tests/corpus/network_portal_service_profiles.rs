@@ -106,7 +106,11 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             "application/vnd.ruckus.v1+json",
             "application/json",
         ],
-        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
+        response: Some(
+            round::<
+                ruckus_one::network::portal_service_profiles::OperationResponsePortalServiceProfileDto,
+            > as Decode,
+        ),
         request: Some(
             round::<ruckus_one::network::portal_service_profiles::PortalServiceProfile>
                 as Decode,

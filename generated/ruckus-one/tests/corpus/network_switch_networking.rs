@@ -583,7 +583,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             "application/vnd.ruckus.v1+json",
             "application/json",
         ],
-        response: Some(round::<ruckus_one::network::common::VenueView> as Decode),
+        response: Some(round::<ruckus_one::network::common::VenueViewV1001> as Decode),
         request: None,
         items: None,
     });

@@ -14,7 +14,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1.1+json"],
         response: Some(
-            round::<Vec<ruckus_one::network::switches::IcxSwitchView>> as Decode,
+            round::<Vec<ruckus_one::network::common::IcxSwitchView>> as Decode,
         ),
         request: None,
         items: None,
@@ -39,7 +39,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
-            round::<Vec<ruckus_one::network::switches::IcxSwitchView>> as Decode,
+            round::<Vec<ruckus_one::network::common::IcxSwitchView>> as Decode,
         ),
         items: None,
     });
@@ -86,7 +86,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         response: Some(
             round::<ruckus_one::network::switches::IcxSwitchResponse> as Decode,
         ),
-        request: Some(round::<ruckus_one::network::switches::IcxSwitchView> as Decode),
+        request: Some(round::<ruckus_one::network::common::IcxSwitchView> as Decode),
         items: None,
     });
     ops.push(Op {
@@ -97,7 +97,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
-        request: Some(round::<ruckus_one::network::switches::IcxSwitchView> as Decode),
+        request: Some(round::<ruckus_one::network::common::IcxSwitchView> as Decode),
         items: None,
     });
     ops.push(Op {

@@ -25,7 +25,9 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/json"],
         response: None,
-        request: None,
+        request: Some(
+            round::<Vec<ruckus_one::network::common::IcxSwitchView>> as Decode,
+        ),
         items: None,
     });
     ops.push(Op {
@@ -124,7 +126,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/json"],
         response: None,
-        request: None,
+        request: Some(round::<Vec<String>> as Decode),
         items: None,
     });
     ops.push(Op {

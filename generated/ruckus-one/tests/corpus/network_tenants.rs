@@ -421,7 +421,9 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/admins",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
+        response: Some(
+            round::<ruckus_one::network::tenants::OperationResponseAdmin> as Decode,
+        ),
         request: Some(round::<ruckus_one::network::tenants::AdminView> as Decode),
         items: None,
     });
@@ -432,7 +434,9 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/admins",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
+        response: Some(
+            round::<ruckus_one::network::tenants::OperationResponseAdmin> as Decode,
+        ),
         request: Some(round::<ruckus_one::network::tenants::AdminView> as Decode),
         items: None,
     });

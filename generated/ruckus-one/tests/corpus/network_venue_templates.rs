@@ -274,7 +274,9 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/templates/venues",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
+        response: Some(
+            round::<ruckus_one::network::common::OperationResponseVenueView> as Decode,
+        ),
         request: Some(
             round::<ruckus_one::network::venue_templates::VenueTemplateView2> as Decode,
         ),
@@ -312,7 +314,9 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/templates/venues/{venueTemplateId}",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
+        response: Some(
+            round::<ruckus_one::network::common::OperationResponseVenueView> as Decode,
+        ),
         request: Some(
             round::<ruckus_one::network::venue_templates::VenueTemplateView2> as Decode,
         ),

@@ -178,7 +178,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::common::WifiEntityIdOperationResponse> as Decode,
+            round::<ruckus_one::network::common::ApplicationPolicyOperationResponse>
+                as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::VenueApGroup> as Decode),
         items: None,
@@ -230,7 +231,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::common::WifiEntityIdOperationResponse> as Decode,
+            round::<ruckus_one::network::common::ApplicationPolicyOperationResponse>
+                as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::CloneSettings> as Decode),
         items: None,

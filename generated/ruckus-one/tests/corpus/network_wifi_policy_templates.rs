@@ -111,7 +111,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::common::WifiEntityIdOperationResponse> as Decode,
+            round::<ruckus_one::network::common::ApplicationPolicyOperationResponse>
+                as Decode,
         ),
         request: Some(
             round::<ruckus_one::network::common::AccessControlProfile> as Decode,
@@ -281,7 +282,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::common::WifiEntityIdOperationResponse> as Decode,
+            round::<ruckus_one::network::common::ApplicationPolicyOperationResponse>
+                as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::ApplicationPolicy> as Decode),
         items: None,
@@ -335,7 +337,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::common::WifiEntityIdOperationResponse> as Decode,
+            round::<ruckus_one::network::common::ApplicationPolicyOperationResponse>
+                as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::DevicePolicy> as Decode),
         items: None,
@@ -387,7 +390,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::common::WifiEntityIdOperationResponse> as Decode,
+            round::<ruckus_one::network::common::ApplicationPolicyOperationResponse>
+                as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::L2AclPolicy> as Decode),
         items: None,
@@ -439,7 +443,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::common::WifiEntityIdOperationResponse> as Decode,
+            round::<ruckus_one::network::common::ApplicationPolicyOperationResponse>
+                as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::L3AclPolicy> as Decode),
         items: None,
@@ -491,7 +496,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::common::WifiEntityIdOperationResponse> as Decode,
+            round::<ruckus_one::network::common::ApplicationPolicyOperationResponse>
+                as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::RoguePolicy> as Decode),
         items: None,

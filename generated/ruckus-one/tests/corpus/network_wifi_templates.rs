@@ -132,7 +132,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::common::WifiEntityIdOperationResponse> as Decode,
+            round::<ruckus_one::network::common::ApplicationPolicyOperationResponse>
+                as Decode,
         ),
         request: Some(
             round::<ruckus_one::network::common::DhcpConfigServiceProfile> as Decode,
@@ -190,7 +191,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::common::WifiEntityIdOperationResponse> as Decode,
+            round::<ruckus_one::network::common::ApplicationPolicyOperationResponse>
+                as Decode,
         ),
         request: Some(
             round::<ruckus_one::network::common::RadiusServerProfile> as Decode,
@@ -248,7 +250,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::common::WifiEntityIdOperationResponse> as Decode,
+            round::<ruckus_one::network::common::ApplicationPolicyOperationResponse>
+                as Decode,
         ),
         request: Some(
             round::<ruckus_one::network::common::SyslogServerProfile> as Decode,
@@ -306,7 +309,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::common::WifiEntityIdOperationResponse> as Decode,
+            round::<ruckus_one::network::common::ApplicationPolicyOperationResponse>
+                as Decode,
         ),
         request: Some(
             round::<ruckus_one::network::common::TunnelServiceProfile> as Decode,
@@ -364,7 +368,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::common::WifiEntityIdOperationResponse> as Decode,
+            round::<ruckus_one::network::common::ApplicationPolicyOperationResponse>
+                as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::VlanPoolProfile> as Decode),
         items: None,
@@ -416,7 +421,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::common::WifiEntityIdOperationResponse> as Decode,
+            round::<ruckus_one::network::common::ApplicationPolicyOperationResponse>
+                as Decode,
         ),
         request: Some(
             round::<ruckus_one::network::common::WifiCallingServiceProfile> as Decode,
@@ -474,7 +480,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::common::WifiEntityIdOperationResponse> as Decode,
+            round::<ruckus_one::network::common::ApplicationPolicyOperationResponse>
+                as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::CloneSettings> as Decode),
         items: None,
@@ -487,7 +494,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::common::WifiEntityIdOperationResponse> as Decode,
+            round::<ruckus_one::network::common::ApplicationPolicyOperationResponse>
+                as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::WifiNetwork> as Decode),
         items: None,
@@ -567,7 +575,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::common::WifiEntityIdOperationResponse> as Decode,
+            round::<ruckus_one::network::common::ApplicationPolicyOperationResponse>
+                as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::CloneSettings> as Decode),
         items: None,

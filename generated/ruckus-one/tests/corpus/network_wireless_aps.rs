@@ -281,7 +281,11 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/venues/{venueId}/aps/{serialNumber}/packets",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::ApPacketActionResponseOperationResponse,
+            > as Decode,
+        ),
         request: Some(
             round::<ruckus_one::network::wireless_aps::ApPacketAction> as Decode,
         ),

@@ -25,7 +25,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/json"],
         response: None,
-        request: None,
+        request: Some(round::<ruckus_one::network::common::WifiNetwork> as Decode),
         items: None,
     });
     ops.push(Op {
@@ -58,7 +58,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/json"],
         response: None,
-        request: None,
+        request: Some(round::<ruckus_one::network::common::WifiNetwork> as Decode),
         items: None,
     });
     ops.push(Op {

@@ -288,7 +288,11 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/radiusServerProfiles",
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json"],
-        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_service_profiles::RadiusOperationResponse,
+            > as Decode,
+        ),
         request: Some(
             round::<ruckus_one::network::common::RadiusServerProfile> as Decode,
         ),
@@ -301,7 +305,11 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/radiusServerProfiles",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_service_profiles::RadiusOperationResponse,
+            > as Decode,
+        ),
         request: Some(
             round::<ruckus_one::network::wireless_service_profiles::RadiusV1> as Decode,
         ),
@@ -396,7 +404,11 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/dhcpConfigServiceProfiles",
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json"],
-        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfileDeepOperationResponse,
+            > as Decode,
+        ),
         request: Some(
             round::<ruckus_one::network::common::DhcpConfigServiceProfile> as Decode,
         ),
@@ -409,7 +421,11 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/dhcpConfigServiceProfiles",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfileDeepOperationResponse,
+            > as Decode,
+        ),
         request: Some(
             round::<
                 ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfileDeep,

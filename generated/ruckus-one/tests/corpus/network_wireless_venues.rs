@@ -13,7 +13,9 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/venues",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
+        response: Some(
+            round::<ruckus_one::network::common::OperationResponseVenueView> as Decode,
+        ),
         request: Some(round::<ruckus_one::network::wireless_venues::Venue> as Decode),
         items: None,
     });
@@ -35,7 +37,9 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/venues/{venueId}",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
+        response: Some(
+            round::<ruckus_one::network::common::OperationResponseVenueView> as Decode,
+        ),
         request: Some(round::<ruckus_one::network::wireless_venues::Venue> as Decode),
         items: None,
     });

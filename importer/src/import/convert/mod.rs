@@ -403,6 +403,42 @@ impl<'a> Converter<'a> {
         name
     }
 
+    /// Names an object type the payloads show (`source`: `payloads <file>`): a drafted type
+    /// of the same shape is reused; else it takes `wanted`, or `wanted` numbered, avoiding the
+    /// names in `avoid` too (those overrides give imported types).
+    pub fn payload_type(
+        &mut self,
+        wanted: &str,
+        fields: Vec<DraftField>,
+        source: &str,
+        avoid: &BTreeSet<String>,
+    ) -> String {
+        let kind = Kind::Object(fields);
+        let shape = shape_key(&kind);
+        if let Some(same) = self.shapes.get(&shape) {
+            return same.clone();
+        }
+        let free = |c: &String| {
+            !self.taken.contains(c) && !self.reserved.contains(c) && !avoid.contains(c)
+        };
+        let name = std::iter::once(wanted.to_owned())
+            .chain((2..).map(|n| format!("{wanted}{n}")))
+            .find(|c| free(c))
+            .unwrap_or_else(|| wanted.to_owned());
+        self.taken.insert(name.clone());
+        self.shapes.insert(shape, name.clone());
+        self.drafts.insert(
+            name.clone(),
+            Draft {
+                name: name.clone(),
+                wanted: wanted.to_owned(),
+                source: source.to_owned(),
+                kind,
+            },
+        );
+        name
+    }
+
     /// `wanted`, else `wanted` + version, else file prefix + `wanted`, else numbered.
     fn free_name(&self, wanted: &str, version: &str, file: &str) -> String {
         let prefix = naming::file_prefix(file);

@@ -5,6 +5,8 @@
 //! provenance (`reference: payloads <file>`): the payloads are the better evidence of what the
 //! service sends. Files `spec/payload_artefacts.yaml` lists as mock artefacts are not evidence.
 
+mod seen;
+mod synth;
 mod walk;
 
 use crate::import::convert::{Converter, DraftField, Kind};
@@ -29,12 +31,14 @@ pub struct Body {
 #[derive(Default)]
 pub struct Payloads {
     pub bodies: Vec<Body>,
+    /// Single values listed as artefacts (`fields:`), `(file, JSON pointer)`.
+    pub listed: BTreeSet<(String, String)>,
 }
 
 impl Payloads {
     /// Reads `dir/index.tsv` and its files, leaving out the description's own examples (their
     /// fields are the descriptions'), error answers, and the files `artefacts` lists.
-    pub fn read(dir: &Path, artefacts: &BTreeSet<String>) -> Result<Payloads, String> {
+    pub fn read(dir: &Path, artefacts: &Artefacts) -> Result<Payloads, String> {
         let Ok(index) = std::fs::read_to_string(dir.join("index.tsv")) else {
             return Ok(Payloads::default());
         };
@@ -46,7 +50,7 @@ impl Payloads {
             };
             let evidence =
                 file.starts_with("ui-fixtures/") || file.starts_with("postman-requests/");
-            if !evidence || artefacts.contains(file) {
+            if !evidence || artefacts.files.contains(file) {
                 continue;
             }
             let path = dir.join(file);
@@ -57,29 +61,63 @@ impl Payloads {
             };
             bodies.push(Body {
                 file: file.to_owned(),
-                operation: operation.split_whitespace().next().unwrap_or("").to_owned(),
+                operation: without_host(operation.split_whitespace().next().unwrap_or(""))
+                    .to_owned(),
                 method: method.to_uppercase(),
                 request: kind == "request",
                 value,
             });
         }
-        Ok(Payloads { bodies })
+        Ok(Payloads {
+            bodies,
+            listed: artefacts.fields.clone(),
+        })
     }
 }
 
-/// The files `spec/payload_artefacts.yaml` (beside the top spec file) lists, under any heading.
-pub fn artefacts(spec_dir: &Path) -> BTreeSet<String> {
+/// A Postman request names its route as a URL where the API has a host of its own (the
+/// resident portal's `https://residence.ruckus.cloud/residents/...`): the route is its path.
+fn without_host(operation: &str) -> &str {
+    match operation.split_once("://") {
+        Some((_, rest)) => rest.find('/').map_or("/", |i| &rest[i..]),
+        None => operation,
+    }
+}
+
+/// What `spec/payload_artefacts.yaml` (beside the top spec file) lists: whole files (under
+/// any heading but `fields:`), and single values (`fields:`, a file and a JSON pointer).
+#[derive(Default)]
+pub struct Artefacts {
+    pub files: BTreeSet<String>,
+    pub fields: BTreeSet<(String, String)>,
+}
+
+/// The artefacts listed beside the top spec file (none when the list is absent).
+pub fn artefacts(spec_dir: &Path) -> Artefacts {
     let Ok(text) = std::fs::read_to_string(spec_dir.join("payload_artefacts.yaml")) else {
-        return BTreeSet::new();
+        return Artefacts::default();
     };
     let Ok(doc) = serde_yaml::from_str::<BTreeMap<String, Vec<serde_yaml::Value>>>(&text) else {
-        return BTreeSet::new();
+        return Artefacts::default();
     };
-    doc.into_iter()
-        .filter(|(heading, _)| heading != "fields")
-        .flat_map(|(_, list)| list)
-        .filter_map(|entry| entry.get("file")?.as_str().map(str::to_owned))
-        .collect()
+    let text_of = |entry: &serde_yaml::Value, key: &str| {
+        entry.get(key).and_then(|v| v.as_str()).map(str::to_owned)
+    };
+    let mut out = Artefacts::default();
+    for (heading, list) in doc {
+        for entry in &list {
+            let Some(file) = text_of(entry, "file") else {
+                continue;
+            };
+            if heading == "fields" {
+                out.fields
+                    .insert((file, text_of(entry, "at").unwrap_or_default()));
+            } else {
+                out.files.insert(file);
+            }
+        }
+    }
+    out
 }
 
 /// Adds the fields the payloads send and the types lack: to curated types as additions, to
@@ -93,7 +131,10 @@ pub fn add_observed(
 ) -> usize {
     let observed = {
         let types = walk::Types::new(conv, curated, areas);
-        let mut observed = Observed::default();
+        let mut observed = Observed {
+            listed: payloads.listed.clone(),
+            ..Observed::default()
+        };
         for body in &payloads.bodies {
             for (ty, value, at, envelope) in bodies_of(areas, body) {
                 // A page or 202 envelope type many operations share: an answer of another
@@ -101,40 +142,69 @@ pub fn add_observed(
                 if !envelope.admits(&types, &ty, value) {
                     continue;
                 }
-                types.walk(&ty, value, &body.file, &at, &mut observed);
+                // A shared page type keeps its rows raw (`array<json>`): each operation's rows
+                // are evidence for its row type only, never for a type all their shapes merged.
+                // So is the object a curated 202 envelope (shared by many writes) reports in
+                // `response`: each operation's own, never a type every created object's fields
+                // merged.
+                let own = match envelope {
+                    Envelope::Page(items) => Some(items),
+                    Envelope::Accepted => Some("response"),
+                    Envelope::No => None,
+                };
+                if let (Some(items), Some(page)) = (own, value.as_object())
+                    && types.field_type(&ty, items).is_some_and(|f| {
+                        walk::is_raw(f)
+                            || (envelope == Envelope::Accepted && !types.is_imported(&ty))
+                    })
+                {
+                    let mut page = page.clone();
+                    page.remove(items);
+                    let page = serde_json::Value::Object(page);
+                    types.walk(&ty, &page, &body.file, &at, &mut observed);
+                } else {
+                    types.walk(&ty, value, &body.file, &at, &mut observed);
+                }
             }
         }
         observed
     };
+    let avoid: BTreeSet<String> = areas
+        .iter()
+        .flat_map(|a| &a.overrides)
+        .filter_map(|o| o.rename.clone())
+        .collect();
     let mut added = 0;
-    for ((ty, field), (expr, file, declared)) in observed.retyped {
-        // `expr` holds every value seen, those that fit the description's type included.
-        if walk::fits(&declared, &expr) {
+    for ((ty, field), (seen, file, declared)) in observed.retyped {
+        // `seen` holds every value sent, those that fit the description's type included.
+        if !walk::says_more(&declared, &seen) {
             continue;
         }
-        if let Some(Kind::Object(fields)) = conv.drafts.get_mut(&ty).map(|d| &mut d.kind)
-            && let Some(f) = fields.iter_mut().find(|f| f.name == field)
-        {
-            f.ty = walk::settled(&expr);
+        let wanted = format!("{ty}{}", ruckus_codegen::names::camel(&field));
+        let mut synth = synth::Synth {
+            conv,
+            source: format!("payloads {file}"),
+            avoid: &avoid,
+        };
+        let expr = synth.expr(&seen, &wanted);
+        if let Some(f) = import_field(conv, &ty, &field) {
+            f.ty = expr;
             f.provenance = Some(format!(
                 "reference: payloads {file} (the description gives {declared})"
             ));
             added += 1;
         }
     }
-    for ((ty, field), (expr, file)) in observed.fields {
+    for ((ty, field), (seen, file)) in observed.fields {
         let source = format!("payloads {file}");
-        let f_name = field.clone();
-        let f = DraftField {
-            name: field,
-            ty: walk::settled(&expr),
-            required: false,
-            nullable: true,
-            constraints: Vec::new(),
-            deprecated: false,
-            secret: expr == "string" && crate::import::convert::is_credential(&f_name),
-            provenance: Some(format!("reference: {source}")),
+        let wanted = format!("{ty}{}", ruckus_codegen::names::camel(&field));
+        let mut synth = synth::Synth {
+            conv,
+            source: source.clone(),
+            avoid: &avoid,
         };
+        let expr = synth.expr(&seen, &wanted);
+        let f = synth::field(&field, expr, Some(format!("reference: {source}")));
         if curated.contains_key(ty.as_str()) {
             conv.additions
                 .entry(ty)
@@ -150,18 +220,34 @@ pub fn add_observed(
     added
 }
 
+/// The field `field` of `ty` where the import gives it: an imported type's, or one a
+/// description adds to a curated type.
+fn import_field<'c>(
+    conv: &'c mut Converter<'_>,
+    ty: &str,
+    field: &str,
+) -> Option<&'c mut DraftField> {
+    if let Some(Kind::Object(fields)) = conv.drafts.get_mut(ty).map(|d| &mut d.kind) {
+        return fields.iter_mut().find(|f| f.name == field);
+    }
+    let (_, added) = conv.additions.get_mut(ty)?;
+    added.iter_mut().map(|(f, _)| f).find(|f| f.name == field)
+}
+
 /// Whether a body is the envelope of many operations' answers, whose type only an answer of
 /// the envelope's shape is evidence for.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Envelope {
+enum Envelope<'b> {
     No,
-    /// A paged operation's answer: a page carries its rows as a list of objects.
-    Page,
+    /// A paged operation's answer: a page carries its rows as a list of objects, in the
+    /// field named here. The rows are the operation's, not the shared page type's: they are
+    /// evidence for the operation's row type only.
+    Page(&'b str),
     /// A 202 answer.
     Accepted,
 }
 
-impl Envelope {
+impl Envelope<'_> {
     /// Whether `value` is evidence for the fields of `ty`: any body that is no envelope; an
     /// envelope that names a field the type already has; a page that holds a list of objects
     /// (under a field name the description does not give).
@@ -177,7 +263,7 @@ impl Envelope {
         match self {
             Envelope::No => true,
             Envelope::Accepted => types.is_evidence_for(ty, value),
-            Envelope::Page => types.is_evidence_for(ty, value) || holds_rows(),
+            Envelope::Page(_) => types.is_evidence_for(ty, value) || holds_rows(),
         }
     }
 }
@@ -186,9 +272,9 @@ impl Envelope {
 /// answer, and each row of a paged answer as its item type; with whether the body is an
 /// envelope.
 fn bodies_of<'b>(
-    areas: &[&Area],
+    areas: &[&'b Area],
     body: &'b Body,
-) -> Vec<(String, &'b serde_json::Value, String, Envelope)> {
+) -> Vec<(String, &'b serde_json::Value, String, Envelope<'b>)> {
     let ops = areas.iter().flat_map(|a| &a.operations);
     let op = if body.file.starts_with("postman-requests/") {
         let route = normalise_path(body.operation.trim_end_matches('/'));
@@ -215,8 +301,8 @@ fn bodies_of<'b>(
     if let Some(ty) = named(success.and_then(|r| r.ty.as_ref())) {
         let envelope = if success.is_some_and(|r| r.status == 202) {
             Envelope::Accepted
-        } else if op.pagination.is_some() {
-            Envelope::Page
+        } else if let Some(p) = &op.pagination {
+            Envelope::Page(&p.items)
         } else {
             Envelope::No
         };

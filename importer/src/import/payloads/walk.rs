@@ -1,20 +1,24 @@
 //! A payload walked through the spec's types: every object key the type of its place does not
 //! name is observed, with a type read off the values sent.
 
+use super::seen::Seen;
 use crate::import::convert::{Converter, Kind};
 use ruckus_codegen::spec::{Area, TypeDef, TypeExpr};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-/// Fields the payloads send that their types lack: `(type, field)` -> the field's type
-/// expression and the first file that sends it.
+/// Fields the payloads send that their types lack: `(type, field)` -> the values seen and the
+/// first file that sends it.
 #[derive(Default)]
 pub struct Observed {
-    pub fields: BTreeMap<(String, String), (String, String)>,
-    /// Scalar fields of imported types whose values the payloads send with another type than
-    /// the description gives: `(type, field)` -> the type the values show, the first file
-    /// and the description's type.
-    pub retyped: BTreeMap<(String, String), (String, String, String)>,
+    pub fields: BTreeMap<(String, String), (Seen, String)>,
+    /// Scalar and raw JSON fields of imported types, with what the payloads send in them:
+    /// `(type, field)` -> the values seen, the first file whose value does not fit the
+    /// description's type (or that sends fields a raw one leaves untyped), and that type.
+    pub retyped: BTreeMap<(String, String), (Seen, String, String)>,
+    /// Values `spec/payload_artefacts.yaml` lists under `fields:` as artefacts, `(file, JSON
+    /// pointer)`: no evidence.
+    pub listed: std::collections::BTreeSet<(String, String)>,
 }
 
 enum Shape {
@@ -35,6 +39,9 @@ pub struct Types {
     shapes: BTreeMap<String, Shape>,
     /// The imported types (the curated ones are the people's: never retyped).
     imported: std::collections::BTreeSet<String>,
+    /// The fields the descriptions add to curated types, `(type, field)`: the import's, so
+    /// retyped like an imported type's.
+    added: std::collections::BTreeSet<(String, String)>,
 }
 
 impl Types {
@@ -97,7 +104,20 @@ impl Types {
                     .or_insert_with(|| Shape::Alias(o.target.clone()));
             }
         }
-        Types { shapes, imported }
+        let added = conv
+            .additions
+            .iter()
+            .flat_map(|(ty, (_, fields))| {
+                fields
+                    .iter()
+                    .map(move |(f, _)| (ty.clone(), f.name.clone()))
+            })
+            .collect();
+        Types {
+            shapes,
+            imported,
+            added,
+        }
     }
 
     /// Whether `value` is evidence for the named object type `ty`: it names one of the fields
@@ -119,6 +139,25 @@ impl Types {
             }
             (Some(Shape::Object(fields)), Value::Array(_)) => fields.is_empty(),
             _ => true,
+        }
+    }
+
+    /// Whether the field `field` of `ty` is the import's to type: a field of an imported type,
+    /// or one a description adds to a curated type.
+    fn imports(&self, ty: &str, field: &str) -> bool {
+        self.imported.contains(ty) || self.added.contains(&(ty.to_owned(), field.to_owned()))
+    }
+
+    /// Whether `ty` is an imported type (not a curated one).
+    pub fn is_imported(&self, ty: &str) -> bool {
+        self.imported.contains(ty)
+    }
+
+    /// The type expression of a field of the object type `ty`.
+    pub fn field_type(&self, ty: &str, field: &str) -> Option<&str> {
+        match self.shapes.get(ty) {
+            Some(Shape::Object(fields)) => fields.get(field).map(String::as_str),
+            _ => None,
         }
     }
 
@@ -152,12 +191,12 @@ impl Types {
             (Some(Shape::Object(fields)), Value::Object(map)) => {
                 for (k, v) in map {
                     match fields.get(k) {
-                        Some(f) if self.imported.contains(ty) && is_scalar(f) => {
-                            out.retype(ty, k, f, v, file)
+                        Some(f) if self.imports(ty, k) && (is_scalar(f) || is_raw(f)) => {
+                            out.retype(ty, k, f, v, file, &format!("{at}/{k}"))
                         }
                         Some(f) => self.walk(f, v, file, &format!("{at}/{k}"), out),
                         None if skip == Some(k.as_str()) => {}
-                        None => out.observe(ty, k, v, file),
+                        None => out.observe(ty, k, v, file, &format!("{at}/{k}")),
                     }
                 }
             }
@@ -266,7 +305,7 @@ fn kind_fits(ty: &str, value: &Value) -> bool {
     if ty.starts_with("map<") {
         return value.is_object();
     }
-    !is_scalar(ty) || fits(ty, &type_of(value))
+    !is_scalar(ty) || Seen::of(value).fits_scalar(ty)
 }
 
 fn is_scalar(ty: &str) -> bool {
@@ -276,116 +315,73 @@ fn is_scalar(ty: &str) -> bool {
     )
 }
 
-/// Whether values of the type `seen` (observed, widened) fit the scalar type `declared`
-/// (`null` fits anything; an integer fits a number).
-pub fn fits(declared: &str, seen: &str) -> bool {
-    match declared {
-        "string" | "boolean" => seen == "null" || seen == declared,
-        "integer" | "int64" | "int32" => matches!(seen, "null" | "int64"),
-        "number" => matches!(seen, "null" | "int64" | "number"),
-        _ => true,
+/// Whether a field's type keeps its values as raw JSON.
+pub fn is_raw(ty: &str) -> bool {
+    matches!(ty, "json" | "array<json>" | "map<json>")
+}
+
+/// Whether what the payloads send in a field of the description's type `declared` says more
+/// than the description: a scalar of another type, or fields in a raw JSON one.
+pub fn says_more(declared: &str, seen: &Seen) -> bool {
+    if is_raw(declared) {
+        seen.has_fields()
+    } else {
+        !seen.fits_scalar(declared)
     }
 }
 
 impl Observed {
-    /// A value of a scalar field of an imported type: the types of all its values are kept
-    /// (widened), with the first file whose value does not fit the description's type.
-    fn retype(&mut self, ty: &str, field: &str, declared: &str, value: &Value, file: &str) {
-        let seen = type_of(value);
-        let misfit = !fits(declared, &seen);
+    /// A value of a scalar or raw field the import types: what all its values show is kept
+    /// (widened), with the first file whose value says more than the description.
+    fn retype(
+        &mut self,
+        ty: &str,
+        field: &str,
+        declared: &str,
+        value: &Value,
+        file: &str,
+        at: &str,
+    ) {
+        if self.is_listed(file, at) {
+            return;
+        }
+        let seen = Seen::of(value);
+        let more = says_more(declared, &seen);
         let key = (ty.to_owned(), field.to_owned());
         match self.retyped.get_mut(&key) {
             Some((known, first, _)) => {
-                *known = widen(known, &seen);
-                if misfit && first.is_empty() {
+                *known = known.widen(&seen);
+                if more && first.is_empty() {
                     *first = file.to_owned();
                 }
             }
             None => {
-                let first = if misfit { file } else { "" };
+                let first = if more { file } else { "" };
                 let entry = (seen, first.to_owned(), declared.to_owned());
                 self.retyped.insert(key, entry);
             }
         }
     }
 
-    fn observe(&mut self, ty: &str, field: &str, value: &Value, file: &str) {
-        let seen = type_of(value);
+    /// Whether the value at `at` of `file`, or a value within it, is listed as an artefact.
+    fn is_listed(&self, file: &str, at: &str) -> bool {
+        let within = format!("{at}/");
+        self.listed
+            .iter()
+            .any(|(f, p)| f == file && (p == at || p.starts_with(&within)))
+    }
+
+    fn observe(&mut self, ty: &str, field: &str, value: &Value, file: &str, at: &str) {
+        if self.is_listed(file, at) {
+            return;
+        }
+        let seen = Seen::of(value);
         let key = (ty.to_owned(), field.to_owned());
         match self.fields.get_mut(&key) {
-            Some((known, _)) => *known = widen(known, &seen),
+            Some((known, _)) => *known = known.widen(&seen),
             None => {
                 self.fields.insert(key, (seen, file.to_owned()));
             }
         }
-    }
-}
-
-/// The type expression of values observed: `null` alone says nothing and is `json`.
-pub fn settled(ty: &str) -> String {
-    ty.replace("null", "json")
-}
-
-/// The type expression a value shows: a scalar's type, `array<...>` of its elements', `json`
-/// for an object (its shape is not named here), `null` for a null (settled later).
-fn type_of(value: &Value) -> String {
-    match value {
-        Value::String(_) => "string".into(),
-        Value::Bool(_) => "boolean".into(),
-        Value::Number(n) if n.is_i64() || n.is_u64() => "int64".into(),
-        Value::Number(_) => "number".into(),
-        Value::Array(items) => {
-            let inner = items
-                .iter()
-                .filter(|v| !v.is_null())
-                .map(type_of)
-                .reduce(|a, b| widen(&a, &b))
-                .unwrap_or_else(|| "null".into());
-            format!("array<{inner}>")
-        }
-        Value::Object(_) => "json".into(),
-        Value::Null => "null".into(),
-    }
-}
-
-/// The type that holds values of both: an integer and a number are a number; an array's
-/// elements widen; a `null` gives way; anything else that differs is `json`.
-fn widen(a: &str, b: &str) -> String {
-    match (a, b) {
-        _ if a == b => a.to_owned(),
-        ("int64", "number") | ("number", "int64") => "number".into(),
-        ("null", other) | (other, "null") => other.to_owned(),
-        _ => match (array_inner(a), array_inner(b)) {
-            (Some(x), Some(y)) => format!("array<{}>", widen(x, y)),
-            _ => "json".into(),
-        },
-    }
-}
-
-fn array_inner(t: &str) -> Option<&str> {
-    t.strip_prefix("array<")?.strip_suffix('>')
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn values_give_types_that_hold_them_all() {
-        assert_eq!(type_of(&json!("a")), "string");
-        assert_eq!(type_of(&json!([1, 2.5])), "array<number>");
-        assert_eq!(settled(&type_of(&json!([]))), "array<json>");
-        assert_eq!(type_of(&json!({"a": 1})), "json");
-        assert_eq!(widen("int64", "number"), "number");
-        assert_eq!(
-            widen("null", "string"),
-            "string",
-            "a null first, then a string"
-        );
-        assert_eq!(widen("json", "string"), "json", "an object and a string");
-        assert_eq!(widen("string", "boolean"), "json");
-        assert_eq!(settled("null"), "json");
-        assert_eq!(widen("array<int64>", "array<string>"), "array<json>");
     }
 }

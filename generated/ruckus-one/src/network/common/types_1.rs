@@ -1024,7 +1024,7 @@ pub struct AaaWifiNetwork {
     /// May be null. Provenance: reference (payloads ui-fixtures/get_wifi_network/02.json).
     pub tenant_id: Option<String>,
     /// May be null. Provenance: reference (payloads ui-fixtures/get_wifi_network/02.json).
-    pub venues: Option<Vec<serde_json::Value>>,
+    pub venues: Option<Vec<AaaWifiNetworkVenue>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -1132,8 +1132,143 @@ impl AaaWifiNetwork {
         self
     }
     /// Sets `venues`.
-    pub fn with_venues(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+    pub fn with_venues(mut self, value: impl Into<Vec<AaaWifiNetworkVenue>>) -> Self {
         self.venues = Some(value.into());
+        self
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+/// Provenance: reference (payloads ui-fixtures/get_wifi_network/02.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct AaaWifiNetworkVenue {
+    /// May be null.
+    pub all_ap_groups_radio: Option<String>,
+    /// May be null.
+    pub all_ap_groups_radio_types: Option<Vec<String>>,
+    /// May be null.
+    pub dual5g_enabled: Option<bool>,
+    /// May be null.
+    pub id: Option<String>,
+    /// May be null.
+    pub is_all_ap_groups: Option<bool>,
+    /// May be null.
+    pub network_id: Option<String>,
+    /// May be null.
+    pub triple_band_enabled: Option<bool>,
+    /// May be null.
+    pub venue_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl serde::Serialize for AaaWifiNetworkVenue {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AaaWifiNetworkVenue, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("allApGroupsRadio", &v.all_ap_groups_radio);
+            w.optional("allApGroupsRadioTypes", &v.all_ap_groups_radio_types);
+            w.optional("dual5gEnabled", &v.dual5g_enabled);
+            w.optional("id", &v.id);
+            w.optional("isAllApGroups", &v.is_all_ap_groups);
+            w.optional("networkId", &v.network_id);
+            w.optional("tripleBandEnabled", &v.triple_band_enabled);
+            w.optional("venueId", &v.venue_id);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl<'de> serde::Deserialize<'de> for AaaWifiNetworkVenue {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AaaWifiNetworkVenue, ruckus_one_runtime::object::FieldError> {
+            let value = AaaWifiNetworkVenue {
+                all_ap_groups_radio: f.optional("allApGroupsRadio"),
+                all_ap_groups_radio_types: f.optional("allApGroupsRadioTypes"),
+                dual5g_enabled: f.optional("dual5gEnabled"),
+                id: f.optional("id"),
+                is_all_ap_groups: f.optional("isAllApGroups"),
+                network_id: f.optional("networkId"),
+                triple_band_enabled: f.optional("tripleBandEnabled"),
+                venue_id: f.optional("venueId"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AaaWifiNetworkVenue"))
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl AaaWifiNetworkVenue {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            all_ap_groups_radio: None,
+            all_ap_groups_radio_types: None,
+            dual5g_enabled: None,
+            id: None,
+            is_all_ap_groups: None,
+            network_id: None,
+            triple_band_enabled: None,
+            venue_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `allApGroupsRadio`.
+    pub fn with_all_ap_groups_radio(mut self, value: impl Into<String>) -> Self {
+        self.all_ap_groups_radio = Some(value.into());
+        self
+    }
+    /// Sets `allApGroupsRadioTypes`.
+    pub fn with_all_ap_groups_radio_types(
+        mut self,
+        value: impl Into<Vec<String>>,
+    ) -> Self {
+        self.all_ap_groups_radio_types = Some(value.into());
+        self
+    }
+    /// Sets `dual5gEnabled`.
+    pub fn with_dual5g_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.dual5g_enabled = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `isAllApGroups`.
+    pub fn with_is_all_ap_groups(mut self, value: impl Into<bool>) -> Self {
+        self.is_all_ap_groups = Some(value.into());
+        self
+    }
+    /// Sets `networkId`.
+    pub fn with_network_id(mut self, value: impl Into<String>) -> Self {
+        self.network_id = Some(value.into());
+        self
+    }
+    /// Sets `tripleBandEnabled`.
+    pub fn with_triple_band_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.triple_band_enabled = Some(value.into());
+        self
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
         self
     }
 }
@@ -3637,6 +3772,102 @@ impl<'de> serde::Deserialize<'de> for ApBandCombination {
     }
 }
 #[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
+/// Provenance: reference (payloads ui-fixtures/query_venue_ap_compatibilities/01.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ApCompatibilityPageApCompatibilityIncompatibleFeatureIncompatibleDevice {
+    /// May be null.
+    pub count: Option<i64>,
+    /// May be null.
+    pub firmware: Option<String>,
+    /// May be null.
+    pub model: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
+impl serde::Serialize
+for ApCompatibilityPageApCompatibilityIncompatibleFeatureIncompatibleDevice {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ApCompatibilityPageApCompatibilityIncompatibleFeatureIncompatibleDevice,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("count", &v.count);
+            w.optional("firmware", &v.firmware);
+            w.optional("model", &v.model);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
+impl<'de> serde::Deserialize<'de>
+for ApCompatibilityPageApCompatibilityIncompatibleFeatureIncompatibleDevice {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            ApCompatibilityPageApCompatibilityIncompatibleFeatureIncompatibleDevice,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = ApCompatibilityPageApCompatibilityIncompatibleFeatureIncompatibleDevice {
+                count: f.optional("count"),
+                firmware: f.optional("firmware"),
+                model: f.optional("model"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| {
+                e
+                    .into_error(
+                        "ApCompatibilityPageApCompatibilityIncompatibleFeatureIncompatibleDevice",
+                    )
+            })
+    }
+}
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
+impl ApCompatibilityPageApCompatibilityIncompatibleFeatureIncompatibleDevice {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            count: None,
+            firmware: None,
+            model: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `count`.
+    pub fn with_count(mut self, value: impl Into<i64>) -> Self {
+        self.count = Some(value.into());
+        self
+    }
+    /// Sets `firmware`.
+    pub fn with_firmware(mut self, value: impl Into<String>) -> Self {
+        self.firmware = Some(value.into());
+        self
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<String>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+}
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCompatibilityV1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -4104,9 +4335,9 @@ pub struct ApGroupQueryData {
     /// Format: int32.
     pub client_count: Option<i64>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_ap_groups/01.json).
-    pub members: Option<serde_json::Value>,
+    pub members: Option<ApGroupQueryDataMembers>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_ap_groups/01.json).
-    pub networks: Option<serde_json::Value>,
+    pub networks: Option<ApGroupQueryDataMembers>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_ap_groups/01.json).
     pub venue_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4233,18 +4464,101 @@ impl ApGroupQueryData {
         self
     }
     /// Sets `members`.
-    pub fn with_members(mut self, value: impl Into<serde_json::Value>) -> Self {
+    pub fn with_members(mut self, value: impl Into<ApGroupQueryDataMembers>) -> Self {
         self.members = Some(value.into());
         self
     }
     /// Sets `networks`.
-    pub fn with_networks(mut self, value: impl Into<serde_json::Value>) -> Self {
+    pub fn with_networks(mut self, value: impl Into<ApGroupQueryDataMembers>) -> Self {
         self.networks = Some(value.into());
         self
     }
     /// Sets `venueName`.
     pub fn with_venue_name(mut self, value: impl Into<String>) -> Self {
         self.venue_name = Some(value.into());
+        self
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-groups", feature = "network-venue-wifi-templates")
+)]
+/// Provenance: reference (payloads ui-fixtures/query_venue_ap_groups/01.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ApGroupQueryDataMembers {
+    /// May be null.
+    pub count: Option<i64>,
+    /// May be null.
+    pub names: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+#[cfg(
+    any(feature = "network-venue-ap-groups", feature = "network-venue-wifi-templates")
+)]
+impl serde::Serialize for ApGroupQueryDataMembers {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ApGroupQueryDataMembers,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("count", &v.count);
+            w.optional("names", &v.names);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-groups", feature = "network-venue-wifi-templates")
+)]
+impl<'de> serde::Deserialize<'de> for ApGroupQueryDataMembers {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApGroupQueryDataMembers, ruckus_one_runtime::object::FieldError> {
+            let value = ApGroupQueryDataMembers {
+                count: f.optional("count"),
+                names: f.optional("names"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApGroupQueryDataMembers"))
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-groups", feature = "network-venue-wifi-templates")
+)]
+impl ApGroupQueryDataMembers {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            count: None,
+            names: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `count`.
+    pub fn with_count(mut self, value: impl Into<i64>) -> Self {
+        self.count = Some(value.into());
+        self
+    }
+    /// Sets `names`.
+    pub fn with_names(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.names = Some(value.into());
         self
     }
 }
@@ -5023,6 +5337,114 @@ impl ApplicationPolicy {
     }
 }
 #[cfg(
+    any(
+        feature = "network-access-control",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
+        feature = "network-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+/// Provenance: reference (wifi_api-17.3.3.205.yaml EntityIdOperationResponse).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ApplicationPolicyOperationResponse {
+    pub request_id: Option<String>,
+    pub response: Option<EntityId>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+#[cfg(
+    any(
+        feature = "network-access-control",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
+        feature = "network-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl serde::Serialize for ApplicationPolicyOperationResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ApplicationPolicyOperationResponse,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("requestId", &v.request_id);
+            w.optional("response", &v.response);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(
+    any(
+        feature = "network-access-control",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
+        feature = "network-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl<'de> serde::Deserialize<'de> for ApplicationPolicyOperationResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            ApplicationPolicyOperationResponse,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = ApplicationPolicyOperationResponse {
+                request_id: f.optional("requestId"),
+                response: f.optional("response"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApplicationPolicyOperationResponse"))
+    }
+}
+#[cfg(
+    any(
+        feature = "network-access-control",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
+        feature = "network-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl ApplicationPolicyOperationResponse {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            response: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(mut self, value: impl Into<EntityId>) -> Self {
+        self.response = Some(value.into());
+        self
+    }
+}
+#[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
 )]
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
@@ -5600,6 +6022,176 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicyRuleRuleType {
         feature = "network-wireless-venues"
     )
 )]
+/// The part of an asynchronous write's answer that names its result: the created entity's id (the wifi service's entity-id answer). Services that echo the whole created object send its other fields too, kept as received.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml EntityIdOperationResponse (inline); payloads ui-fixtures/create_rogue_policy/01.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct AsyncAnswer {
+    /// Identifier of the created entity: text, or a number for the entities an edge numbers (a link aggregation group); `created_id()` gives either as text.
+    ///
+    /// Wire name `id`; `json`; optional.
+    pub id: Option<serde_json::Value>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+#[cfg(
+    any(
+        feature = "network-access-control",
+        feature = "network-ap-settings",
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-edge-services",
+        feature = "network-identity",
+        feature = "network-mac-registrations",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-template-switch-profiles",
+        feature = "network-tenants",
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-ap-model-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
+        feature = "network-wireless-venues"
+    )
+)]
+impl serde::Serialize for AsyncAnswer {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AsyncAnswer, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(
+    any(
+        feature = "network-access-control",
+        feature = "network-ap-settings",
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-edge-services",
+        feature = "network-identity",
+        feature = "network-mac-registrations",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-template-switch-profiles",
+        feature = "network-tenants",
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-ap-model-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
+        feature = "network-wireless-venues"
+    )
+)]
+impl<'de> serde::Deserialize<'de> for AsyncAnswer {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AsyncAnswer, ruckus_one_runtime::object::FieldError> {
+            let value = AsyncAnswer {
+                id: f.optional("id"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AsyncAnswer"))
+    }
+}
+#[cfg(
+    any(
+        feature = "network-access-control",
+        feature = "network-ap-settings",
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-edge-services",
+        feature = "network-identity",
+        feature = "network-mac-registrations",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-template-switch-profiles",
+        feature = "network-tenants",
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-ap-model-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
+        feature = "network-wireless-venues"
+    )
+)]
+impl AsyncAnswer {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+}
+#[cfg(
+    any(
+        feature = "network-access-control",
+        feature = "network-ap-settings",
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-edge-services",
+        feature = "network-identity",
+        feature = "network-mac-registrations",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-template-switch-profiles",
+        feature = "network-tenants",
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-ap-model-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
+        feature = "network-wireless-venues"
+    )
+)]
 /// Asynchronous result envelope: the answer of 202 Accepted writes and of edge service writes. `requestId` identifies the activity to poll.
 ///
 /// Provenance: documented.
@@ -5617,10 +6209,11 @@ pub struct AsyncResult {
     /// Wire name `requestId`; `string`; optional.
     /// Provenance: reference (wifi_api-17.3.3.205.yaml OperationResponseRequestIdOnly (not required); payloads ui-fixtures/create_wifi_calling_service_profile_v1/01.json).
     pub request_id: Option<String>,
-    /// Result details; often the created or changed object. The id of what a write created is read by `created_id()` of the `Accepted` answer, wherever the service puts it (here or, for some services, a top-level `id`, kept among the additional fields).
+    /// What the write reports back: the id of what it created and, from some services, the created or changed object. `created_id()` of the `Accepted` answer reads the id wherever the service puts it (here or, for some services, a top-level `id`).
     ///
-    /// Wire name `response`; `json`; optional.
-    pub response: Option<serde_json::Value>,
+    /// Wire name `response`; `AsyncAnswer`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml EntityIdOperationResponse; payloads ui-fixtures/create_rogue_policy/01.json).
+    pub response: Option<AsyncAnswer>,
     /// May be null. Provenance: reference (payloads ui-fixtures/create_vlan_pool_profile/01.json).
     pub id: Option<String>,
     /// May be null. Provenance: reference (payloads ui-fixtures/create_vlan_pool_profile/01.json).
@@ -5773,7 +6366,7 @@ impl AsyncResult {
         self
     }
     /// Sets `response`.
-    pub fn with_response(mut self, value: impl Into<serde_json::Value>) -> Self {
+    pub fn with_response(mut self, value: impl Into<AsyncAnswer>) -> Self {
         self.response = Some(value.into());
         self
     }
@@ -8310,532 +8903,6 @@ impl Channels24G {
     /// Sets `auto`.
     pub fn with_auto(mut self, value: impl Into<Vec<Channel24GHz>>) -> Self {
         self.auto = Some(value.into());
-        self
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-/// Provenance: reference (wifi_api-17.3.3.205.yaml Channels5G).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct Channels5G {
-    pub dfs: Option<Channels5GIndoorOutdoor>,
-    pub indoor: Option<Channels5GIndoorOutdoor>,
-    pub indoor_for_outdoor_ap: Option<Channels5GIndoorOutdoor>,
-    pub outdoor: Option<Channels5GIndoorOutdoor>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-impl serde::Serialize for Channels5G {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Channels5G, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("dfs", &v.dfs);
-            w.optional("indoor", &v.indoor);
-            w.optional("indoorForOutdoorAp", &v.indoor_for_outdoor_ap);
-            w.optional("outdoor", &v.outdoor);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for Channels5G {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Channels5G, ruckus_one_runtime::object::FieldError> {
-            let value = Channels5G {
-                dfs: f.optional("dfs"),
-                indoor: f.optional("indoor"),
-                indoor_for_outdoor_ap: f.optional("indoorForOutdoorAp"),
-                outdoor: f.optional("outdoor"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Channels5G"))
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-impl Channels5G {
-    /// Creates a value with every field empty.
-    #[inline]
-    pub fn new() -> Self {
-        Self {
-            dfs: None,
-            indoor: None,
-            indoor_for_outdoor_ap: None,
-            outdoor: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `dfs`.
-    pub fn with_dfs(mut self, value: impl Into<Channels5GIndoorOutdoor>) -> Self {
-        self.dfs = Some(value.into());
-        self
-    }
-    /// Sets `indoor`.
-    pub fn with_indoor(mut self, value: impl Into<Channels5GIndoorOutdoor>) -> Self {
-        self.indoor = Some(value.into());
-        self
-    }
-    /// Sets `indoorForOutdoorAp`.
-    pub fn with_indoor_for_outdoor_ap(
-        mut self,
-        value: impl Into<Channels5GIndoorOutdoor>,
-    ) -> Self {
-        self.indoor_for_outdoor_ap = Some(value.into());
-        self
-    }
-    /// Sets `outdoor`.
-    pub fn with_outdoor(mut self, value: impl Into<Channels5GIndoorOutdoor>) -> Self {
-        self.outdoor = Some(value.into());
-        self
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-/// Provenance: reference (wifi_api-17.3.3.205.yaml Channels5GIndoorOutdoor).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct Channels5GIndoorOutdoor {
-    pub n_160mhz: Option<Vec<Channel5GHz>>,
-    pub n_20mhz: Option<Vec<Channel5GHz>>,
-    pub n_40mhz: Option<Vec<Channel5GHz>>,
-    pub n_80mhz: Option<Vec<Channel5GHz>>,
-    pub auto: Option<Vec<Channel5GHz>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-impl serde::Serialize for Channels5GIndoorOutdoor {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &Channels5GIndoorOutdoor,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("160MHz", &v.n_160mhz);
-            w.optional("20MHz", &v.n_20mhz);
-            w.optional("40MHz", &v.n_40mhz);
-            w.optional("80MHz", &v.n_80mhz);
-            w.optional("auto", &v.auto);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for Channels5GIndoorOutdoor {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Channels5GIndoorOutdoor, ruckus_one_runtime::object::FieldError> {
-            let value = Channels5GIndoorOutdoor {
-                n_160mhz: f.optional("160MHz"),
-                n_20mhz: f.optional("20MHz"),
-                n_40mhz: f.optional("40MHz"),
-                n_80mhz: f.optional("80MHz"),
-                auto: f.optional("auto"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Channels5GIndoorOutdoor"))
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-impl Channels5GIndoorOutdoor {
-    /// Creates a value with every field empty.
-    #[inline]
-    pub fn new() -> Self {
-        Self {
-            n_160mhz: None,
-            n_20mhz: None,
-            n_40mhz: None,
-            n_80mhz: None,
-            auto: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `160MHz`.
-    pub fn with_n_160mhz(mut self, value: impl Into<Vec<Channel5GHz>>) -> Self {
-        self.n_160mhz = Some(value.into());
-        self
-    }
-    /// Sets `20MHz`.
-    pub fn with_n_20mhz(mut self, value: impl Into<Vec<Channel5GHz>>) -> Self {
-        self.n_20mhz = Some(value.into());
-        self
-    }
-    /// Sets `40MHz`.
-    pub fn with_n_40mhz(mut self, value: impl Into<Vec<Channel5GHz>>) -> Self {
-        self.n_40mhz = Some(value.into());
-        self
-    }
-    /// Sets `80MHz`.
-    pub fn with_n_80mhz(mut self, value: impl Into<Vec<Channel5GHz>>) -> Self {
-        self.n_80mhz = Some(value.into());
-        self
-    }
-    /// Sets `auto`.
-    pub fn with_auto(mut self, value: impl Into<Vec<Channel5GHz>>) -> Self {
-        self.auto = Some(value.into());
-        self
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-/// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GIndoorOutdoor).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct Channels6GIndoorOutdoor {
-    pub n_160mhz: Option<Vec<Channel6GHz>>,
-    pub n_20mhz: Option<Vec<Channel6GHz>>,
-    pub n_40mhz: Option<Vec<Channel6GHz>>,
-    pub n_80mhz: Option<Vec<Channel6GHz>>,
-    pub auto: Option<Vec<Channel6GHz>>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/get_ap_wifi_available_channels/04.json).
-    pub n_320mhz: Option<Vec<String>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-impl serde::Serialize for Channels6GIndoorOutdoor {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &Channels6GIndoorOutdoor,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("160MHz", &v.n_160mhz);
-            w.optional("20MHz", &v.n_20mhz);
-            w.optional("40MHz", &v.n_40mhz);
-            w.optional("80MHz", &v.n_80mhz);
-            w.optional("auto", &v.auto);
-            w.optional("320MHz", &v.n_320mhz);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for Channels6GIndoorOutdoor {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Channels6GIndoorOutdoor, ruckus_one_runtime::object::FieldError> {
-            let value = Channels6GIndoorOutdoor {
-                n_160mhz: f.optional("160MHz"),
-                n_20mhz: f.optional("20MHz"),
-                n_40mhz: f.optional("40MHz"),
-                n_80mhz: f.optional("80MHz"),
-                auto: f.optional("auto"),
-                n_320mhz: f.optional("320MHz"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Channels6GIndoorOutdoor"))
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-impl Channels6GIndoorOutdoor {
-    /// Creates a value with every field empty.
-    #[inline]
-    pub fn new() -> Self {
-        Self {
-            n_160mhz: None,
-            n_20mhz: None,
-            n_40mhz: None,
-            n_80mhz: None,
-            auto: None,
-            n_320mhz: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `160MHz`.
-    pub fn with_n_160mhz(mut self, value: impl Into<Vec<Channel6GHz>>) -> Self {
-        self.n_160mhz = Some(value.into());
-        self
-    }
-    /// Sets `20MHz`.
-    pub fn with_n_20mhz(mut self, value: impl Into<Vec<Channel6GHz>>) -> Self {
-        self.n_20mhz = Some(value.into());
-        self
-    }
-    /// Sets `40MHz`.
-    pub fn with_n_40mhz(mut self, value: impl Into<Vec<Channel6GHz>>) -> Self {
-        self.n_40mhz = Some(value.into());
-        self
-    }
-    /// Sets `80MHz`.
-    pub fn with_n_80mhz(mut self, value: impl Into<Vec<Channel6GHz>>) -> Self {
-        self.n_80mhz = Some(value.into());
-        self
-    }
-    /// Sets `auto`.
-    pub fn with_auto(mut self, value: impl Into<Vec<Channel6GHz>>) -> Self {
-        self.auto = Some(value.into());
-        self
-    }
-    /// Sets `320MHz`.
-    pub fn with_n_320mhz(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.n_320mhz = Some(value.into());
-        self
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-/// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GV1_1).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct Channels6Gv11 {
-    /// Deprecated: The official description marks this field deprecated.
-    pub n_160mhz: Option<Vec<Channel6GHz>>,
-    /// Deprecated: The official description marks this field deprecated.
-    pub n_20mhz: Option<Vec<Channel6GHz>>,
-    /// Deprecated: The official description marks this field deprecated.
-    pub n_40mhz: Option<Vec<Channel6GHz>>,
-    /// Deprecated: The official description marks this field deprecated.
-    pub n_80mhz: Option<Vec<Channel6GHz>>,
-    pub auto: Option<Vec<Channel6GHz>>,
-    pub indoor: Option<Channels6GIndoorOutdoor>,
-    pub outdoor: Option<Channels6GIndoorOutdoor>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/get_ap_wifi_available_channels/04.json).
-    pub n_320mhz: Option<Vec<String>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-impl serde::Serialize for Channels6Gv11 {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Channels6Gv11, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("160MHz", &v.n_160mhz);
-            w.optional("20MHz", &v.n_20mhz);
-            w.optional("40MHz", &v.n_40mhz);
-            w.optional("80MHz", &v.n_80mhz);
-            w.optional("auto", &v.auto);
-            w.optional("indoor", &v.indoor);
-            w.optional("outdoor", &v.outdoor);
-            w.optional("320MHz", &v.n_320mhz);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for Channels6Gv11 {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Channels6Gv11, ruckus_one_runtime::object::FieldError> {
-            let value = Channels6Gv11 {
-                n_160mhz: f.optional("160MHz"),
-                n_20mhz: f.optional("20MHz"),
-                n_40mhz: f.optional("40MHz"),
-                n_80mhz: f.optional("80MHz"),
-                auto: f.optional("auto"),
-                indoor: f.optional("indoor"),
-                outdoor: f.optional("outdoor"),
-                n_320mhz: f.optional("320MHz"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Channels6Gv11"))
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-impl Channels6Gv11 {
-    /// Creates a value with every field empty.
-    #[inline]
-    pub fn new() -> Self {
-        Self {
-            n_160mhz: None,
-            n_20mhz: None,
-            n_40mhz: None,
-            n_80mhz: None,
-            auto: None,
-            indoor: None,
-            outdoor: None,
-            n_320mhz: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `160MHz`.
-    pub fn with_n_160mhz(mut self, value: impl Into<Vec<Channel6GHz>>) -> Self {
-        self.n_160mhz = Some(value.into());
-        self
-    }
-    /// Sets `20MHz`.
-    pub fn with_n_20mhz(mut self, value: impl Into<Vec<Channel6GHz>>) -> Self {
-        self.n_20mhz = Some(value.into());
-        self
-    }
-    /// Sets `40MHz`.
-    pub fn with_n_40mhz(mut self, value: impl Into<Vec<Channel6GHz>>) -> Self {
-        self.n_40mhz = Some(value.into());
-        self
-    }
-    /// Sets `80MHz`.
-    pub fn with_n_80mhz(mut self, value: impl Into<Vec<Channel6GHz>>) -> Self {
-        self.n_80mhz = Some(value.into());
-        self
-    }
-    /// Sets `auto`.
-    pub fn with_auto(mut self, value: impl Into<Vec<Channel6GHz>>) -> Self {
-        self.auto = Some(value.into());
-        self
-    }
-    /// Sets `indoor`.
-    pub fn with_indoor(mut self, value: impl Into<Channels6GIndoorOutdoor>) -> Self {
-        self.indoor = Some(value.into());
-        self
-    }
-    /// Sets `outdoor`.
-    pub fn with_outdoor(mut self, value: impl Into<Channels6GIndoorOutdoor>) -> Self {
-        self.outdoor = Some(value.into());
-        self
-    }
-    /// Sets `320MHz`.
-    pub fn with_n_320mhz(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.n_320mhz = Some(value.into());
         self
     }
 }

@@ -2821,7 +2821,7 @@ impl<'a> UpdateAdmins<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
+                OperationResponseAdmin,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -2835,7 +2835,7 @@ impl<'a> UpdateAdmins<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Response<OperationResponseAdmin>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -2855,7 +2855,7 @@ impl<'a> UpdateAdmins<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
+                OperationResponseAdmin,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -2931,7 +2931,7 @@ impl<'a> CreateAdmin<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
+                OperationResponseAdmin,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -2945,7 +2945,7 @@ impl<'a> CreateAdmin<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Response<OperationResponseAdmin>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -2965,7 +2965,7 @@ impl<'a> CreateAdmin<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
+                OperationResponseAdmin,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,

@@ -6681,6 +6681,75 @@ impl NotificationRecipientRbacdto {
         self
     }
 }
+/// Provenance: reference (tenant_management-0.3.0.yaml OperationResponseAdmin).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct OperationResponseAdmin {
+    pub request_id: Option<String>,
+    pub response: Option<Admin>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for OperationResponseAdmin {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &OperationResponseAdmin,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("requestId", &v.request_id);
+            w.optional("response", &v.response);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for OperationResponseAdmin {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<OperationResponseAdmin, ruckus_one_runtime::object::FieldError> {
+            let value = OperationResponseAdmin {
+                request_id: f.optional("requestId"),
+                response: f.optional("response"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("OperationResponseAdmin"))
+    }
+}
+impl OperationResponseAdmin {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            response: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(mut self, value: impl Into<Admin>) -> Self {
+        self.response = Some(value.into());
+        self
+    }
+}
 /// Provenance: reference (tenant_management-0.3.0.yaml OperationResponseDelegation).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -7971,7 +8040,7 @@ pub struct Tenant {
     pub tenant_type: Option<TenantTenantType>,
     pub subscribes: Option<String>,
     /// May be null. Provenance: reference (payloads ui-fixtures/get_self_tenant/07.json).
-    pub msp_ec: Option<serde_json::Value>,
+    pub msp_ec: Option<TenantMspEc2>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -8370,7 +8439,7 @@ impl Tenant {
         self
     }
     /// Sets `mspEc`.
-    pub fn with_msp_ec(mut self, value: impl Into<serde_json::Value>) -> Self {
+    pub fn with_msp_ec(mut self, value: impl Into<TenantMspEc2>) -> Self {
         self.msp_ec = Some(value.into());
         self
     }
@@ -8730,228 +8799,6 @@ impl TenantInviteVar {
     /// Sets `username`.
     pub fn with_username(mut self, value: impl Into<String>) -> Self {
         self.username = Some(value.into());
-        self
-    }
-}
-/// A page of the administrator and notification recipient queries: the items in `content` and the page counters. Other fields of the page are kept as received.
-///
-/// Provenance: reference (tenant_management-0.3.0.yaml PageObject).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct TenantManagementPage {
-    /// The rows of this page; their shape depends on the query.
-    ///
-    /// Wire name `content`; `array<json>`; optional.
-    pub content: Option<Vec<serde_json::Value>>,
-    /// Number of rows over all pages.
-    ///
-    /// Wire name `totalElements`; `integer`; optional.
-    pub total_elements: Option<i64>,
-    /// Number of pages.
-    ///
-    /// Wire name `totalPages`; `integer`; optional.
-    pub total_pages: Option<i64>,
-    /// Page size applied.
-    ///
-    /// Wire name `size`; `integer`; optional.
-    pub size: Option<i64>,
-    /// Number of this page.
-    ///
-    /// Wire name `number`; `integer`; optional.
-    pub number: Option<i64>,
-    /// Number of rows on this page.
-    ///
-    /// Wire name `numberOfElements`; `integer`; optional.
-    pub number_of_elements: Option<i64>,
-    /// Whether this is the first page.
-    ///
-    /// Wire name `first`; `boolean`; optional.
-    pub first: Option<bool>,
-    /// Whether this is the last page.
-    ///
-    /// Wire name `last`; `boolean`; optional.
-    pub last: Option<bool>,
-    /// Whether this page has no rows.
-    ///
-    /// Wire name `empty`; `boolean`; optional.
-    pub empty: Option<bool>,
-    pub pageable: Option<super::common::TenantPageableObject>,
-    pub sort: Option<super::common::TenantSortObject>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_admins/03.json).
-    pub current_page: Option<i64>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_admins/01.json).
-    pub page_number: Option<i64>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_admins/01.json).
-    pub page_size: Option<i64>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_admins/01.json).
-    pub total_count: Option<i64>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-impl serde::Serialize for TenantManagementPage {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &TenantManagementPage, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("content", &v.content);
-            w.optional("totalElements", &v.total_elements);
-            w.optional("totalPages", &v.total_pages);
-            w.optional("size", &v.size);
-            w.optional("number", &v.number);
-            w.optional("numberOfElements", &v.number_of_elements);
-            w.optional("first", &v.first);
-            w.optional("last", &v.last);
-            w.optional("empty", &v.empty);
-            w.optional("pageable", &v.pageable);
-            w.optional("sort", &v.sort);
-            w.optional("currentPage", &v.current_page);
-            w.optional("pageNumber", &v.page_number);
-            w.optional("pageSize", &v.page_size);
-            w.optional("totalCount", &v.total_count);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for TenantManagementPage {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<TenantManagementPage, ruckus_one_runtime::object::FieldError> {
-            let value = TenantManagementPage {
-                content: f.optional("content"),
-                total_elements: f.optional("totalElements"),
-                total_pages: f.optional("totalPages"),
-                size: f.optional("size"),
-                number: f.optional("number"),
-                number_of_elements: f.optional("numberOfElements"),
-                first: f.optional("first"),
-                last: f.optional("last"),
-                empty: f.optional("empty"),
-                pageable: f.optional("pageable"),
-                sort: f.optional("sort"),
-                current_page: f.optional("currentPage"),
-                page_number: f.optional("pageNumber"),
-                page_size: f.optional("pageSize"),
-                total_count: f.optional("totalCount"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("TenantManagementPage"))
-    }
-}
-impl TenantManagementPage {
-    /// Creates a value with every field empty.
-    #[inline]
-    pub fn new() -> Self {
-        Self {
-            content: None,
-            total_elements: None,
-            total_pages: None,
-            size: None,
-            number: None,
-            number_of_elements: None,
-            first: None,
-            last: None,
-            empty: None,
-            pageable: None,
-            sort: None,
-            current_page: None,
-            page_number: None,
-            page_size: None,
-            total_count: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `content`.
-    pub fn with_content(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
-        self.content = Some(value.into());
-        self
-    }
-    /// Sets `totalElements`.
-    pub fn with_total_elements(mut self, value: impl Into<i64>) -> Self {
-        self.total_elements = Some(value.into());
-        self
-    }
-    /// Sets `totalPages`.
-    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
-        self.total_pages = Some(value.into());
-        self
-    }
-    /// Sets `size`.
-    pub fn with_size(mut self, value: impl Into<i64>) -> Self {
-        self.size = Some(value.into());
-        self
-    }
-    /// Sets `number`.
-    pub fn with_number(mut self, value: impl Into<i64>) -> Self {
-        self.number = Some(value.into());
-        self
-    }
-    /// Sets `numberOfElements`.
-    pub fn with_number_of_elements(mut self, value: impl Into<i64>) -> Self {
-        self.number_of_elements = Some(value.into());
-        self
-    }
-    /// Sets `first`.
-    pub fn with_first(mut self, value: impl Into<bool>) -> Self {
-        self.first = Some(value.into());
-        self
-    }
-    /// Sets `last`.
-    pub fn with_last(mut self, value: impl Into<bool>) -> Self {
-        self.last = Some(value.into());
-        self
-    }
-    /// Sets `empty`.
-    pub fn with_empty(mut self, value: impl Into<bool>) -> Self {
-        self.empty = Some(value.into());
-        self
-    }
-    /// Sets `pageable`.
-    pub fn with_pageable(
-        mut self,
-        value: impl Into<super::common::TenantPageableObject>,
-    ) -> Self {
-        self.pageable = Some(value.into());
-        self
-    }
-    /// Sets `sort`.
-    pub fn with_sort(
-        mut self,
-        value: impl Into<super::common::TenantSortObject>,
-    ) -> Self {
-        self.sort = Some(value.into());
-        self
-    }
-    /// Sets `currentPage`.
-    pub fn with_current_page(mut self, value: impl Into<i64>) -> Self {
-        self.current_page = Some(value.into());
-        self
-    }
-    /// Sets `pageNumber`.
-    pub fn with_page_number(mut self, value: impl Into<i64>) -> Self {
-        self.page_number = Some(value.into());
-        self
-    }
-    /// Sets `pageSize`.
-    pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
-        self.page_size = Some(value.into());
-        self
-    }
-    /// Sets `totalCount`.
-    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
-        self.total_count = Some(value.into());
         self
     }
 }

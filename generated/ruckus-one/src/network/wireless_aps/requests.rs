@@ -2203,7 +2203,7 @@ impl<'a> PatchApPackets<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
+                ApPacketActionResponseOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -2217,7 +2217,7 @@ impl<'a> PatchApPackets<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Response<ApPacketActionResponseOperationResponse>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -2237,7 +2237,7 @@ impl<'a> PatchApPackets<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
+                ApPacketActionResponseOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,

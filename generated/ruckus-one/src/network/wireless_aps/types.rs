@@ -34,11 +34,11 @@ pub struct AccessPoint {
     /// May be null; secret: redacted in `Debug`. Provenance: reference (payloads ui-fixtures/get_venue_ap/03.json).
     pub ap_password: Option<ruckus_one_runtime::Secret>,
     /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap/02.json).
-    pub bonjour_gateway: Option<serde_json::Value>,
+    pub bonjour_gateway: Option<AccessPointBonjourGateway>,
     /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap/06.json).
     pub client_count: Option<i64>,
     /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap/01.json).
-    pub data: Option<serde_json::Value>,
+    pub data: Option<AccessPointData>,
     /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap/07.json).
     pub external_ip: Option<String>,
     /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap/07.json).
@@ -64,9 +64,9 @@ pub struct AccessPoint {
     /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap/08.json).
     pub poe_out_mode: Option<String>,
     /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap/04.json).
-    pub position: Option<serde_json::Value>,
+    pub position: Option<AccessPointPosition>,
     /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap/02.json).
-    pub radio: Option<serde_json::Value>,
+    pub radio: Option<AccessPointRadio>,
     /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap/02.json).
     pub serial_number: Option<String>,
     /// May be null. Provenance: reference (payloads ui-fixtures/get_venue_ap/02.json).
@@ -291,7 +291,10 @@ impl AccessPoint {
         self
     }
     /// Sets `bonjourGateway`.
-    pub fn with_bonjour_gateway(mut self, value: impl Into<serde_json::Value>) -> Self {
+    pub fn with_bonjour_gateway(
+        mut self,
+        value: impl Into<AccessPointBonjourGateway>,
+    ) -> Self {
         self.bonjour_gateway = Some(value.into());
         self
     }
@@ -301,7 +304,7 @@ impl AccessPoint {
         self
     }
     /// Sets `data`.
-    pub fn with_data(mut self, value: impl Into<serde_json::Value>) -> Self {
+    pub fn with_data(mut self, value: impl Into<AccessPointData>) -> Self {
         self.data = Some(value.into());
         self
     }
@@ -369,12 +372,12 @@ impl AccessPoint {
         self
     }
     /// Sets `position`.
-    pub fn with_position(mut self, value: impl Into<serde_json::Value>) -> Self {
+    pub fn with_position(mut self, value: impl Into<AccessPointPosition>) -> Self {
         self.position = Some(value.into());
         self
     }
     /// Sets `radio`.
-    pub fn with_radio(mut self, value: impl Into<serde_json::Value>) -> Self {
+    pub fn with_radio(mut self, value: impl Into<AccessPointRadio>) -> Self {
         self.radio = Some(value.into());
         self
     }
@@ -411,6 +414,890 @@ impl AccessPoint {
     /// Sets `venueId`.
     pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
         self.venue_id = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/get_venue_ap/02.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct AccessPointBonjourGateway {
+    /// May be null.
+    pub rules: Option<Vec<AccessPointBonjourGatewayRule>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for AccessPointBonjourGateway {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &AccessPointBonjourGateway,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("rules", &v.rules);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AccessPointBonjourGateway {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AccessPointBonjourGateway, ruckus_one_runtime::object::FieldError> {
+            let value = AccessPointBonjourGateway {
+                rules: f.optional("rules"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AccessPointBonjourGateway"))
+    }
+}
+impl AccessPointBonjourGateway {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            rules: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `rules`.
+    pub fn with_rules(
+        mut self,
+        value: impl Into<Vec<AccessPointBonjourGatewayRule>>,
+    ) -> Self {
+        self.rules = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/get_venue_ap/02.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct AccessPointBonjourGatewayRule {
+    /// May be null.
+    pub enabled: Option<bool>,
+    /// May be null.
+    pub from_vlan: Option<i64>,
+    /// May be null.
+    pub service: Option<String>,
+    /// May be null.
+    pub to_vlan: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for AccessPointBonjourGatewayRule {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &AccessPointBonjourGatewayRule,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("enabled", &v.enabled);
+            w.optional("fromVlan", &v.from_vlan);
+            w.optional("service", &v.service);
+            w.optional("toVlan", &v.to_vlan);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AccessPointBonjourGatewayRule {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            AccessPointBonjourGatewayRule,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = AccessPointBonjourGatewayRule {
+                enabled: f.optional("enabled"),
+                from_vlan: f.optional("fromVlan"),
+                service: f.optional("service"),
+                to_vlan: f.optional("toVlan"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AccessPointBonjourGatewayRule"))
+    }
+}
+impl AccessPointBonjourGatewayRule {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            enabled: None,
+            from_vlan: None,
+            service: None,
+            to_vlan: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `fromVlan`.
+    pub fn with_from_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.from_vlan = Some(value.into());
+        self
+    }
+    /// Sets `service`.
+    pub fn with_service(mut self, value: impl Into<String>) -> Self {
+        self.service = Some(value.into());
+        self
+    }
+    /// Sets `toVlan`.
+    pub fn with_to_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.to_vlan = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/get_venue_ap/01.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct AccessPointData {
+    /// May be null.
+    pub model: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for AccessPointData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AccessPointData, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("model", &v.model);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AccessPointData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AccessPointData, ruckus_one_runtime::object::FieldError> {
+            let value = AccessPointData {
+                model: f.optional("model"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AccessPointData"))
+    }
+}
+impl AccessPointData {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            model: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<String>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/get_venue_ap/04.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct AccessPointPosition {
+    /// May be null.
+    pub x_percent: Option<i64>,
+    /// May be null.
+    pub y_percent: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for AccessPointPosition {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AccessPointPosition, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("xPercent", &v.x_percent);
+            w.optional("yPercent", &v.y_percent);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AccessPointPosition {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AccessPointPosition, ruckus_one_runtime::object::FieldError> {
+            let value = AccessPointPosition {
+                x_percent: f.optional("xPercent"),
+                y_percent: f.optional("yPercent"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AccessPointPosition"))
+    }
+}
+impl AccessPointPosition {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            x_percent: None,
+            y_percent: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `xPercent`.
+    pub fn with_x_percent(mut self, value: impl Into<i64>) -> Self {
+        self.x_percent = Some(value.into());
+        self
+    }
+    /// Sets `yPercent`.
+    pub fn with_y_percent(mut self, value: impl Into<i64>) -> Self {
+        self.y_percent = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/get_venue_ap/02.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct AccessPointRadio {
+    /// May be null.
+    pub ap_radio_params24g: Option<AccessPointRadioApRadioParams24G>,
+    /// May be null.
+    pub ap_radio_params50g: Option<AccessPointRadioApRadioParams24G>,
+    /// May be null.
+    pub ap_radio_params6g: Option<AccessPointRadioApRadioParams6G>,
+    /// May be null.
+    pub ap_radio_params_dual5g: Option<AccessPointRadioApRadioParamsDual5G>,
+    /// May be null.
+    pub enable24g: Option<bool>,
+    /// May be null.
+    pub enable50g: Option<bool>,
+    /// May be null.
+    pub enable6g: Option<bool>,
+    /// May be null.
+    pub use_venue_settings: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for AccessPointRadio {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AccessPointRadio, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("apRadioParams24G", &v.ap_radio_params24g);
+            w.optional("apRadioParams50G", &v.ap_radio_params50g);
+            w.optional("apRadioParams6G", &v.ap_radio_params6g);
+            w.optional("apRadioParamsDual5G", &v.ap_radio_params_dual5g);
+            w.optional("enable24G", &v.enable24g);
+            w.optional("enable50G", &v.enable50g);
+            w.optional("enable6G", &v.enable6g);
+            w.optional("useVenueSettings", &v.use_venue_settings);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AccessPointRadio {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AccessPointRadio, ruckus_one_runtime::object::FieldError> {
+            let value = AccessPointRadio {
+                ap_radio_params24g: f.optional("apRadioParams24G"),
+                ap_radio_params50g: f.optional("apRadioParams50G"),
+                ap_radio_params6g: f.optional("apRadioParams6G"),
+                ap_radio_params_dual5g: f.optional("apRadioParamsDual5G"),
+                enable24g: f.optional("enable24G"),
+                enable50g: f.optional("enable50G"),
+                enable6g: f.optional("enable6G"),
+                use_venue_settings: f.optional("useVenueSettings"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AccessPointRadio"))
+    }
+}
+impl AccessPointRadio {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            ap_radio_params24g: None,
+            ap_radio_params50g: None,
+            ap_radio_params6g: None,
+            ap_radio_params_dual5g: None,
+            enable24g: None,
+            enable50g: None,
+            enable6g: None,
+            use_venue_settings: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `apRadioParams24G`.
+    pub fn with_ap_radio_params24g(
+        mut self,
+        value: impl Into<AccessPointRadioApRadioParams24G>,
+    ) -> Self {
+        self.ap_radio_params24g = Some(value.into());
+        self
+    }
+    /// Sets `apRadioParams50G`.
+    pub fn with_ap_radio_params50g(
+        mut self,
+        value: impl Into<AccessPointRadioApRadioParams24G>,
+    ) -> Self {
+        self.ap_radio_params50g = Some(value.into());
+        self
+    }
+    /// Sets `apRadioParams6G`.
+    pub fn with_ap_radio_params6g(
+        mut self,
+        value: impl Into<AccessPointRadioApRadioParams6G>,
+    ) -> Self {
+        self.ap_radio_params6g = Some(value.into());
+        self
+    }
+    /// Sets `apRadioParamsDual5G`.
+    pub fn with_ap_radio_params_dual5g(
+        mut self,
+        value: impl Into<AccessPointRadioApRadioParamsDual5G>,
+    ) -> Self {
+        self.ap_radio_params_dual5g = Some(value.into());
+        self
+    }
+    /// Sets `enable24G`.
+    pub fn with_enable24g(mut self, value: impl Into<bool>) -> Self {
+        self.enable24g = Some(value.into());
+        self
+    }
+    /// Sets `enable50G`.
+    pub fn with_enable50g(mut self, value: impl Into<bool>) -> Self {
+        self.enable50g = Some(value.into());
+        self
+    }
+    /// Sets `enable6G`.
+    pub fn with_enable6g(mut self, value: impl Into<bool>) -> Self {
+        self.enable6g = Some(value.into());
+        self
+    }
+    /// Sets `useVenueSettings`.
+    pub fn with_use_venue_settings(mut self, value: impl Into<bool>) -> Self {
+        self.use_venue_settings = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/get_venue_ap/02.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct AccessPointRadioApRadioParams24G {
+    /// May be null.
+    pub allowed_channels: Option<Vec<String>>,
+    /// May be null.
+    pub change_interval: Option<i64>,
+    /// May be null.
+    pub channel_bandwidth: Option<String>,
+    /// May be null.
+    pub manual_channel: Option<i64>,
+    /// May be null.
+    pub method: Option<String>,
+    /// May be null.
+    pub operative_channel: Option<i64>,
+    /// May be null.
+    pub snr_db: Option<i64>,
+    /// May be null.
+    pub tx_power: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for AccessPointRadioApRadioParams24G {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &AccessPointRadioApRadioParams24G,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("allowedChannels", &v.allowed_channels);
+            w.optional("changeInterval", &v.change_interval);
+            w.optional("channelBandwidth", &v.channel_bandwidth);
+            w.optional("manualChannel", &v.manual_channel);
+            w.optional("method", &v.method);
+            w.optional("operativeChannel", &v.operative_channel);
+            w.optional("snr_dB", &v.snr_db);
+            w.optional("txPower", &v.tx_power);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AccessPointRadioApRadioParams24G {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            AccessPointRadioApRadioParams24G,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = AccessPointRadioApRadioParams24G {
+                allowed_channels: f.optional("allowedChannels"),
+                change_interval: f.optional("changeInterval"),
+                channel_bandwidth: f.optional("channelBandwidth"),
+                manual_channel: f.optional("manualChannel"),
+                method: f.optional("method"),
+                operative_channel: f.optional("operativeChannel"),
+                snr_db: f.optional("snr_dB"),
+                tx_power: f.optional("txPower"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AccessPointRadioApRadioParams24G"))
+    }
+}
+impl AccessPointRadioApRadioParams24G {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            allowed_channels: None,
+            change_interval: None,
+            channel_bandwidth: None,
+            manual_channel: None,
+            method: None,
+            operative_channel: None,
+            snr_db: None,
+            tx_power: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `allowedChannels`.
+    pub fn with_allowed_channels(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.allowed_channels = Some(value.into());
+        self
+    }
+    /// Sets `changeInterval`.
+    pub fn with_change_interval(mut self, value: impl Into<i64>) -> Self {
+        self.change_interval = Some(value.into());
+        self
+    }
+    /// Sets `channelBandwidth`.
+    pub fn with_channel_bandwidth(mut self, value: impl Into<String>) -> Self {
+        self.channel_bandwidth = Some(value.into());
+        self
+    }
+    /// Sets `manualChannel`.
+    pub fn with_manual_channel(mut self, value: impl Into<i64>) -> Self {
+        self.manual_channel = Some(value.into());
+        self
+    }
+    /// Sets `method`.
+    pub fn with_method(mut self, value: impl Into<String>) -> Self {
+        self.method = Some(value.into());
+        self
+    }
+    /// Sets `operativeChannel`.
+    pub fn with_operative_channel(mut self, value: impl Into<i64>) -> Self {
+        self.operative_channel = Some(value.into());
+        self
+    }
+    /// Sets `snr_dB`.
+    pub fn with_snr_db(mut self, value: impl Into<i64>) -> Self {
+        self.snr_db = Some(value.into());
+        self
+    }
+    /// Sets `txPower`.
+    pub fn with_tx_power(mut self, value: impl Into<String>) -> Self {
+        self.tx_power = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/get_venue_ap/02.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct AccessPointRadioApRadioParams6G {
+    /// May be null.
+    pub bss_min_rate6g: Option<String>,
+    /// May be null.
+    pub change_interval: Option<i64>,
+    /// May be null.
+    pub channel_bandwidth: Option<String>,
+    /// May be null.
+    pub manual_channel: Option<i64>,
+    /// May be null.
+    pub method: Option<String>,
+    /// May be null.
+    pub mgmt_tx_rate6g: Option<String>,
+    /// May be null.
+    pub tx_power: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for AccessPointRadioApRadioParams6G {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &AccessPointRadioApRadioParams6G,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("bssMinRate6G", &v.bss_min_rate6g);
+            w.optional("changeInterval", &v.change_interval);
+            w.optional("channelBandwidth", &v.channel_bandwidth);
+            w.optional("manualChannel", &v.manual_channel);
+            w.optional("method", &v.method);
+            w.optional("mgmtTxRate6G", &v.mgmt_tx_rate6g);
+            w.optional("txPower", &v.tx_power);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AccessPointRadioApRadioParams6G {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            AccessPointRadioApRadioParams6G,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = AccessPointRadioApRadioParams6G {
+                bss_min_rate6g: f.optional("bssMinRate6G"),
+                change_interval: f.optional("changeInterval"),
+                channel_bandwidth: f.optional("channelBandwidth"),
+                manual_channel: f.optional("manualChannel"),
+                method: f.optional("method"),
+                mgmt_tx_rate6g: f.optional("mgmtTxRate6G"),
+                tx_power: f.optional("txPower"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AccessPointRadioApRadioParams6G"))
+    }
+}
+impl AccessPointRadioApRadioParams6G {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            bss_min_rate6g: None,
+            change_interval: None,
+            channel_bandwidth: None,
+            manual_channel: None,
+            method: None,
+            mgmt_tx_rate6g: None,
+            tx_power: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `bssMinRate6G`.
+    pub fn with_bss_min_rate6g(mut self, value: impl Into<String>) -> Self {
+        self.bss_min_rate6g = Some(value.into());
+        self
+    }
+    /// Sets `changeInterval`.
+    pub fn with_change_interval(mut self, value: impl Into<i64>) -> Self {
+        self.change_interval = Some(value.into());
+        self
+    }
+    /// Sets `channelBandwidth`.
+    pub fn with_channel_bandwidth(mut self, value: impl Into<String>) -> Self {
+        self.channel_bandwidth = Some(value.into());
+        self
+    }
+    /// Sets `manualChannel`.
+    pub fn with_manual_channel(mut self, value: impl Into<i64>) -> Self {
+        self.manual_channel = Some(value.into());
+        self
+    }
+    /// Sets `method`.
+    pub fn with_method(mut self, value: impl Into<String>) -> Self {
+        self.method = Some(value.into());
+        self
+    }
+    /// Sets `mgmtTxRate6G`.
+    pub fn with_mgmt_tx_rate6g(mut self, value: impl Into<String>) -> Self {
+        self.mgmt_tx_rate6g = Some(value.into());
+        self
+    }
+    /// Sets `txPower`.
+    pub fn with_tx_power(mut self, value: impl Into<String>) -> Self {
+        self.tx_power = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/get_venue_ap/02.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct AccessPointRadioApRadioParamsDual5G {
+    /// May be null.
+    pub enabled: Option<bool>,
+    /// May be null.
+    pub radio_params_lower5g: Option<
+        AccessPointRadioApRadioParamsDual5GRadioParamsLower5G,
+    >,
+    /// May be null.
+    pub radio_params_upper5g: Option<
+        AccessPointRadioApRadioParamsDual5GRadioParamsLower5G,
+    >,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for AccessPointRadioApRadioParamsDual5G {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &AccessPointRadioApRadioParamsDual5G,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("enabled", &v.enabled);
+            w.optional("radioParamsLower5G", &v.radio_params_lower5g);
+            w.optional("radioParamsUpper5G", &v.radio_params_upper5g);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AccessPointRadioApRadioParamsDual5G {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            AccessPointRadioApRadioParamsDual5G,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = AccessPointRadioApRadioParamsDual5G {
+                enabled: f.optional("enabled"),
+                radio_params_lower5g: f.optional("radioParamsLower5G"),
+                radio_params_upper5g: f.optional("radioParamsUpper5G"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AccessPointRadioApRadioParamsDual5G"))
+    }
+}
+impl AccessPointRadioApRadioParamsDual5G {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            enabled: None,
+            radio_params_lower5g: None,
+            radio_params_upper5g: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `radioParamsLower5G`.
+    pub fn with_radio_params_lower5g(
+        mut self,
+        value: impl Into<AccessPointRadioApRadioParamsDual5GRadioParamsLower5G>,
+    ) -> Self {
+        self.radio_params_lower5g = Some(value.into());
+        self
+    }
+    /// Sets `radioParamsUpper5G`.
+    pub fn with_radio_params_upper5g(
+        mut self,
+        value: impl Into<AccessPointRadioApRadioParamsDual5GRadioParamsLower5G>,
+    ) -> Self {
+        self.radio_params_upper5g = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/get_venue_ap/02.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct AccessPointRadioApRadioParamsDual5GRadioParamsLower5G {
+    /// May be null.
+    pub change_interval: Option<i64>,
+    /// May be null.
+    pub channel_bandwidth: Option<String>,
+    /// May be null.
+    pub manual_channel: Option<i64>,
+    /// May be null.
+    pub method: Option<String>,
+    /// May be null.
+    pub tx_power: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for AccessPointRadioApRadioParamsDual5GRadioParamsLower5G {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &AccessPointRadioApRadioParamsDual5GRadioParamsLower5G,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("changeInterval", &v.change_interval);
+            w.optional("channelBandwidth", &v.channel_bandwidth);
+            w.optional("manualChannel", &v.manual_channel);
+            w.optional("method", &v.method);
+            w.optional("txPower", &v.tx_power);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for AccessPointRadioApRadioParamsDual5GRadioParamsLower5G {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            AccessPointRadioApRadioParamsDual5GRadioParamsLower5G,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = AccessPointRadioApRadioParamsDual5GRadioParamsLower5G {
+                change_interval: f.optional("changeInterval"),
+                channel_bandwidth: f.optional("channelBandwidth"),
+                manual_channel: f.optional("manualChannel"),
+                method: f.optional("method"),
+                tx_power: f.optional("txPower"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| {
+                e.into_error("AccessPointRadioApRadioParamsDual5GRadioParamsLower5G")
+            })
+    }
+}
+impl AccessPointRadioApRadioParamsDual5GRadioParamsLower5G {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            change_interval: None,
+            channel_bandwidth: None,
+            manual_channel: None,
+            method: None,
+            tx_power: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `changeInterval`.
+    pub fn with_change_interval(mut self, value: impl Into<i64>) -> Self {
+        self.change_interval = Some(value.into());
+        self
+    }
+    /// Sets `channelBandwidth`.
+    pub fn with_channel_bandwidth(mut self, value: impl Into<String>) -> Self {
+        self.channel_bandwidth = Some(value.into());
+        self
+    }
+    /// Sets `manualChannel`.
+    pub fn with_manual_channel(mut self, value: impl Into<i64>) -> Self {
+        self.manual_channel = Some(value.into());
+        self
+    }
+    /// Sets `method`.
+    pub fn with_method(mut self, value: impl Into<String>) -> Self {
+        self.method = Some(value.into());
+        self
+    }
+    /// Sets `txPower`.
+    pub fn with_tx_power(mut self, value: impl Into<String>) -> Self {
+        self.tx_power = Some(value.into());
         self
     }
 }
@@ -1136,7 +2023,7 @@ pub struct ApCompatibilityPage {
     /// Wire name `totalCount`; `integer`; optional.
     pub total_count: Option<i64>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_ap_compatibilities/01.json).
-    pub ap_compatibilities: Option<Vec<serde_json::Value>>,
+    pub ap_compatibilities: Option<Vec<ApCompatibilityPageApCompatibility>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -1211,9 +2098,220 @@ impl ApCompatibilityPage {
     /// Sets `apCompatibilities`.
     pub fn with_ap_compatibilities(
         mut self,
-        value: impl Into<Vec<serde_json::Value>>,
+        value: impl Into<Vec<ApCompatibilityPageApCompatibility>>,
     ) -> Self {
         self.ap_compatibilities = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/query_venue_ap_compatibilities/01.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ApCompatibilityPageApCompatibility {
+    /// May be null.
+    pub id: Option<String>,
+    /// May be null.
+    pub incompatible: Option<i64>,
+    /// May be null.
+    pub incompatible_features: Option<
+        Vec<ApCompatibilityPageApCompatibilityIncompatibleFeature>,
+    >,
+    /// May be null.
+    pub total: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for ApCompatibilityPageApCompatibility {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ApCompatibilityPageApCompatibility,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("incompatible", &v.incompatible);
+            w.optional("incompatibleFeatures", &v.incompatible_features);
+            w.optional("total", &v.total);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApCompatibilityPageApCompatibility {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            ApCompatibilityPageApCompatibility,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = ApCompatibilityPageApCompatibility {
+                id: f.optional("id"),
+                incompatible: f.optional("incompatible"),
+                incompatible_features: f.optional("incompatibleFeatures"),
+                total: f.optional("total"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApCompatibilityPageApCompatibility"))
+    }
+}
+impl ApCompatibilityPageApCompatibility {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            incompatible: None,
+            incompatible_features: None,
+            total: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `incompatible`.
+    pub fn with_incompatible(mut self, value: impl Into<i64>) -> Self {
+        self.incompatible = Some(value.into());
+        self
+    }
+    /// Sets `incompatibleFeatures`.
+    pub fn with_incompatible_features(
+        mut self,
+        value: impl Into<Vec<ApCompatibilityPageApCompatibilityIncompatibleFeature>>,
+    ) -> Self {
+        self.incompatible_features = Some(value.into());
+        self
+    }
+    /// Sets `total`.
+    pub fn with_total(mut self, value: impl Into<i64>) -> Self {
+        self.total = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/query_venue_ap_compatibilities/01.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ApCompatibilityPageApCompatibilityIncompatibleFeature {
+    /// May be null.
+    pub feature_name: Option<String>,
+    /// May be null.
+    pub incompatible_devices: Option<
+        Vec<
+            super::common::ApCompatibilityPageApCompatibilityIncompatibleFeatureIncompatibleDevice,
+        >,
+    >,
+    /// May be null.
+    pub required_fw: Option<String>,
+    /// May be null.
+    pub supported_model_families: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for ApCompatibilityPageApCompatibilityIncompatibleFeature {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ApCompatibilityPageApCompatibilityIncompatibleFeature,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("featureName", &v.feature_name);
+            w.optional("incompatibleDevices", &v.incompatible_devices);
+            w.optional("requiredFw", &v.required_fw);
+            w.optional("supportedModelFamilies", &v.supported_model_families);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for ApCompatibilityPageApCompatibilityIncompatibleFeature {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            ApCompatibilityPageApCompatibilityIncompatibleFeature,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = ApCompatibilityPageApCompatibilityIncompatibleFeature {
+                feature_name: f.optional("featureName"),
+                incompatible_devices: f.optional("incompatibleDevices"),
+                required_fw: f.optional("requiredFw"),
+                supported_model_families: f.optional("supportedModelFamilies"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| {
+                e.into_error("ApCompatibilityPageApCompatibilityIncompatibleFeature")
+            })
+    }
+}
+impl ApCompatibilityPageApCompatibilityIncompatibleFeature {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            feature_name: None,
+            incompatible_devices: None,
+            required_fw: None,
+            supported_model_families: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `featureName`.
+    pub fn with_feature_name(mut self, value: impl Into<String>) -> Self {
+        self.feature_name = Some(value.into());
+        self
+    }
+    /// Sets `incompatibleDevices`.
+    pub fn with_incompatible_devices(
+        mut self,
+        value: impl Into<
+            Vec<
+                super::common::ApCompatibilityPageApCompatibilityIncompatibleFeatureIncompatibleDevice,
+            >,
+        >,
+    ) -> Self {
+        self.incompatible_devices = Some(value.into());
+        self
+    }
+    /// Sets `requiredFw`.
+    pub fn with_required_fw(mut self, value: impl Into<String>) -> Self {
+        self.required_fw = Some(value.into());
+        self
+    }
+    /// Sets `supportedModelFamilies`.
+    pub fn with_supported_model_families(
+        mut self,
+        value: impl Into<Vec<String>>,
+    ) -> Self {
+        self.supported_model_families = Some(value.into());
         self
     }
 }
@@ -2955,6 +4053,139 @@ impl<'de> serde::Deserialize<'de> for ApPacketActionFrameTypeFilter {
         Ok(Self::from(s.as_str()))
     }
 }
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApPacketActionResponse).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ApPacketActionResponse {
+    pub session_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for ApPacketActionResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ApPacketActionResponse,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("sessionId", &v.session_id);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApPacketActionResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApPacketActionResponse, ruckus_one_runtime::object::FieldError> {
+            let value = ApPacketActionResponse {
+                session_id: f.optional("sessionId"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApPacketActionResponse"))
+    }
+}
+impl ApPacketActionResponse {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            session_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `sessionId`.
+    pub fn with_session_id(mut self, value: impl Into<String>) -> Self {
+        self.session_id = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApPacketActionResponseOperationResponse).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ApPacketActionResponseOperationResponse {
+    pub request_id: Option<String>,
+    pub response: Option<ApPacketActionResponse>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for ApPacketActionResponseOperationResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ApPacketActionResponseOperationResponse,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("requestId", &v.request_id);
+            w.optional("response", &v.response);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApPacketActionResponseOperationResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            ApPacketActionResponseOperationResponse,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = ApPacketActionResponseOperationResponse {
+                request_id: f.optional("requestId"),
+                response: f.optional("response"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| e.into_error("ApPacketActionResponseOperationResponse"))
+    }
+}
+impl ApPacketActionResponseOperationResponse {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            response: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(mut self, value: impl Into<ApPacketActionResponse>) -> Self {
+        self.response = Some(value.into());
+        self
+    }
+}
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApPackets).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -4228,8 +5459,10 @@ impl CellularStatus {
 #[non_exhaustive]
 #[allow(clippy::large_enum_variant)]
 pub enum CreateVenueApResponse {
-    /// Variant type `WifiEntityIdOperationResponse`; chosen when the value decodes as one (tried first).
-    WifiEntityIdOperationResponse(super::common::WifiEntityIdOperationResponse),
+    /// Variant type `ApplicationPolicyOperationResponse`; chosen when the value decodes as one (tried first).
+    ApplicationPolicyOperationResponse(
+        super::common::ApplicationPolicyOperationResponse,
+    ),
     /// Variant type `WifiOperationResponseRequestIdOnly`; chosen when the value decodes as one and no variant above does.
     WifiOperationResponseRequestIdOnly(
         super::common::WifiOperationResponseRequestIdOnly,
@@ -4237,9 +5470,9 @@ pub enum CreateVenueApResponse {
     /// A value that matches no variant, kept as received and sent back unchanged.
     Unknown(ruckus_one_runtime::RawJson),
 }
-impl From<super::common::WifiEntityIdOperationResponse> for CreateVenueApResponse {
-    fn from(value: super::common::WifiEntityIdOperationResponse) -> Self {
-        Self::WifiEntityIdOperationResponse(value)
+impl From<super::common::ApplicationPolicyOperationResponse> for CreateVenueApResponse {
+    fn from(value: super::common::ApplicationPolicyOperationResponse) -> Self {
+        Self::ApplicationPolicyOperationResponse(value)
     }
 }
 impl From<super::common::WifiOperationResponseRequestIdOnly> for CreateVenueApResponse {
@@ -4250,8 +5483,8 @@ impl From<super::common::WifiOperationResponseRequestIdOnly> for CreateVenueApRe
 impl std::fmt::Debug for CreateVenueApResponse {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Self::WifiEntityIdOperationResponse(v) => {
-                f.debug_tuple("WifiEntityIdOperationResponse").field(v).finish()
+            Self::ApplicationPolicyOperationResponse(v) => {
+                f.debug_tuple("ApplicationPolicyOperationResponse").field(v).finish()
             }
             Self::WifiOperationResponseRequestIdOnly(v) => {
                 f.debug_tuple("WifiOperationResponseRequestIdOnly").field(v).finish()
@@ -4263,7 +5496,7 @@ impl std::fmt::Debug for CreateVenueApResponse {
 impl serde::Serialize for CreateVenueApResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
-            Self::WifiEntityIdOperationResponse(v) => {
+            Self::ApplicationPolicyOperationResponse(v) => {
                 serde::Serialize::serialize(v, serializer)
             }
             Self::WifiOperationResponseRequestIdOnly(v) => {
@@ -4285,7 +5518,7 @@ impl<'de> serde::Deserialize<'de> for CreateVenueApResponse {
             match i {
                 0 => {
                     if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
-                        return Ok(Self::WifiEntityIdOperationResponse(v));
+                        return Ok(Self::ApplicationPolicyOperationResponse(v));
                     }
                 }
                 1 => {
@@ -5806,7 +7039,7 @@ pub struct VenueApRow {
     /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/22.json).
     pub id: Option<String>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/01.json).
-    pub members: Option<Vec<serde_json::Value>>,
+    pub members: Option<Vec<VenueApRowMember>>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/08.json).
     pub poe_port: Option<String>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/08.json).
@@ -5814,7 +7047,7 @@ pub struct VenueApRow {
     /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/08.json).
     pub power_saving_status: Option<String>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/01.json).
-    pub root: Option<serde_json::Value>,
+    pub root: Option<VenueApRowRoot>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/02.json).
     pub venue_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -6155,7 +7388,7 @@ impl VenueApRow {
         self
     }
     /// Sets `members`.
-    pub fn with_members(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+    pub fn with_members(mut self, value: impl Into<Vec<VenueApRowMember>>) -> Self {
         self.members = Some(value.into());
         self
     }
@@ -6175,7 +7408,7 @@ impl VenueApRow {
         self
     }
     /// Sets `root`.
-    pub fn with_root(mut self, value: impl Into<serde_json::Value>) -> Self {
+    pub fn with_root(mut self, value: impl Into<VenueApRowRoot>) -> Self {
         self.root = Some(value.into());
         self
     }
@@ -6248,6 +7481,776 @@ impl<'de> serde::Deserialize<'de> for VenueApRowHealthStatus {
     ) -> Result<Self, D::Error> {
         let s = <String as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from(s.as_str()))
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/query_venue_aps/01.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct VenueApRowMember {
+    /// May be null.
+    pub health_status: Option<String>,
+    /// May be null.
+    pub mac_address: Option<String>,
+    /// May be null.
+    pub mesh_role: Option<String>,
+    /// May be null.
+    pub mesh_status: Option<VenueApRowMemberMeshStatus>,
+    /// May be null.
+    pub model: Option<String>,
+    /// May be null.
+    pub name: Option<String>,
+    /// May be null.
+    pub network_status: Option<VenueApRowMemberNetworkStatus>,
+    /// May be null.
+    pub serial_number: Option<String>,
+    /// May be null.
+    pub venue_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for VenueApRowMember {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VenueApRowMember, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("healthStatus", &v.health_status);
+            w.optional("macAddress", &v.mac_address);
+            w.optional("meshRole", &v.mesh_role);
+            w.optional("meshStatus", &v.mesh_status);
+            w.optional("model", &v.model);
+            w.optional("name", &v.name);
+            w.optional("networkStatus", &v.network_status);
+            w.optional("serialNumber", &v.serial_number);
+            w.optional("venueId", &v.venue_id);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRowMember {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueApRowMember, ruckus_one_runtime::object::FieldError> {
+            let value = VenueApRowMember {
+                health_status: f.optional("healthStatus"),
+                mac_address: f.optional("macAddress"),
+                mesh_role: f.optional("meshRole"),
+                mesh_status: f.optional("meshStatus"),
+                model: f.optional("model"),
+                name: f.optional("name"),
+                network_status: f.optional("networkStatus"),
+                serial_number: f.optional("serialNumber"),
+                venue_id: f.optional("venueId"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApRowMember"))
+    }
+}
+impl VenueApRowMember {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            health_status: None,
+            mac_address: None,
+            mesh_role: None,
+            mesh_status: None,
+            model: None,
+            name: None,
+            network_status: None,
+            serial_number: None,
+            venue_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `healthStatus`.
+    pub fn with_health_status(mut self, value: impl Into<String>) -> Self {
+        self.health_status = Some(value.into());
+        self
+    }
+    /// Sets `macAddress`.
+    pub fn with_mac_address(mut self, value: impl Into<String>) -> Self {
+        self.mac_address = Some(value.into());
+        self
+    }
+    /// Sets `meshRole`.
+    pub fn with_mesh_role(mut self, value: impl Into<String>) -> Self {
+        self.mesh_role = Some(value.into());
+        self
+    }
+    /// Sets `meshStatus`.
+    pub fn with_mesh_status(
+        mut self,
+        value: impl Into<VenueApRowMemberMeshStatus>,
+    ) -> Self {
+        self.mesh_status = Some(value.into());
+        self
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<String>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `networkStatus`.
+    pub fn with_network_status(
+        mut self,
+        value: impl Into<VenueApRowMemberNetworkStatus>,
+    ) -> Self {
+        self.network_status = Some(value.into());
+        self
+    }
+    /// Sets `serialNumber`.
+    pub fn with_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.serial_number = Some(value.into());
+        self
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/query_venue_aps/01.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct VenueApRowMemberMeshStatus {
+    /// May be null.
+    pub hop_count: Option<i64>,
+    /// May be null.
+    pub neighbors: Option<Vec<VenueApRowMemberMeshStatusNeighbor>>,
+    /// May be null.
+    pub radios: Option<Vec<VenueApRowMemberMeshStatusRadio>>,
+    /// May be null.
+    pub uplinks: Option<Vec<VenueApRowMemberMeshStatusNeighbor>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for VenueApRowMemberMeshStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueApRowMemberMeshStatus,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("hopCount", &v.hop_count);
+            w.optional("neighbors", &v.neighbors);
+            w.optional("radios", &v.radios);
+            w.optional("uplinks", &v.uplinks);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRowMemberMeshStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueApRowMemberMeshStatus, ruckus_one_runtime::object::FieldError> {
+            let value = VenueApRowMemberMeshStatus {
+                hop_count: f.optional("hopCount"),
+                neighbors: f.optional("neighbors"),
+                radios: f.optional("radios"),
+                uplinks: f.optional("uplinks"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApRowMemberMeshStatus"))
+    }
+}
+impl VenueApRowMemberMeshStatus {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            hop_count: None,
+            neighbors: None,
+            radios: None,
+            uplinks: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `hopCount`.
+    pub fn with_hop_count(mut self, value: impl Into<i64>) -> Self {
+        self.hop_count = Some(value.into());
+        self
+    }
+    /// Sets `neighbors`.
+    pub fn with_neighbors(
+        mut self,
+        value: impl Into<Vec<VenueApRowMemberMeshStatusNeighbor>>,
+    ) -> Self {
+        self.neighbors = Some(value.into());
+        self
+    }
+    /// Sets `radios`.
+    pub fn with_radios(
+        mut self,
+        value: impl Into<Vec<VenueApRowMemberMeshStatusRadio>>,
+    ) -> Self {
+        self.radios = Some(value.into());
+        self
+    }
+    /// Sets `uplinks`.
+    pub fn with_uplinks(
+        mut self,
+        value: impl Into<Vec<VenueApRowMemberMeshStatusNeighbor>>,
+    ) -> Self {
+        self.uplinks = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/query_venue_aps/01.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct VenueApRowMemberMeshStatusNeighbor {
+    /// May be null.
+    pub mac_address: Option<String>,
+    /// May be null.
+    pub rssi: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for VenueApRowMemberMeshStatusNeighbor {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueApRowMemberMeshStatusNeighbor,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("macAddress", &v.mac_address);
+            w.optional("rssi", &v.rssi);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRowMemberMeshStatusNeighbor {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            VenueApRowMemberMeshStatusNeighbor,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = VenueApRowMemberMeshStatusNeighbor {
+                mac_address: f.optional("macAddress"),
+                rssi: f.optional("rssi"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApRowMemberMeshStatusNeighbor"))
+    }
+}
+impl VenueApRowMemberMeshStatusNeighbor {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            mac_address: None,
+            rssi: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `macAddress`.
+    pub fn with_mac_address(mut self, value: impl Into<String>) -> Self {
+        self.mac_address = Some(value.into());
+        self
+    }
+    /// Sets `rssi`.
+    pub fn with_rssi(mut self, value: impl Into<i64>) -> Self {
+        self.rssi = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/query_venue_aps/01.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct VenueApRowMemberMeshStatusRadio {
+    /// May be null.
+    pub band: Option<String>,
+    /// May be null.
+    pub channel: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for VenueApRowMemberMeshStatusRadio {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueApRowMemberMeshStatusRadio,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("band", &v.band);
+            w.optional("channel", &v.channel);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRowMemberMeshStatusRadio {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            VenueApRowMemberMeshStatusRadio,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = VenueApRowMemberMeshStatusRadio {
+                band: f.optional("band"),
+                channel: f.optional("channel"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApRowMemberMeshStatusRadio"))
+    }
+}
+impl VenueApRowMemberMeshStatusRadio {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            band: None,
+            channel: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `band`.
+    pub fn with_band(mut self, value: impl Into<String>) -> Self {
+        self.band = Some(value.into());
+        self
+    }
+    /// Sets `channel`.
+    pub fn with_channel(mut self, value: impl Into<i64>) -> Self {
+        self.channel = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/query_venue_aps/01.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct VenueApRowMemberNetworkStatus {
+    /// May be null.
+    pub external_ip_address: Option<String>,
+    /// May be null.
+    pub gateway: Option<String>,
+    /// May be null.
+    pub ip_address: Option<String>,
+    /// May be null.
+    pub ip_address_type: Option<String>,
+    /// May be null.
+    pub management_traffic_vlan: Option<i64>,
+    /// May be null.
+    pub netmask: Option<String>,
+    /// May be null.
+    pub primary_dns_server: Option<String>,
+    /// May be null.
+    pub secondary_dns_server: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for VenueApRowMemberNetworkStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueApRowMemberNetworkStatus,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("externalIpAddress", &v.external_ip_address);
+            w.optional("gateway", &v.gateway);
+            w.optional("ipAddress", &v.ip_address);
+            w.optional("ipAddressType", &v.ip_address_type);
+            w.optional("managementTrafficVlan", &v.management_traffic_vlan);
+            w.optional("netmask", &v.netmask);
+            w.optional("primaryDnsServer", &v.primary_dns_server);
+            w.optional("secondaryDnsServer", &v.secondary_dns_server);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRowMemberNetworkStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            VenueApRowMemberNetworkStatus,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = VenueApRowMemberNetworkStatus {
+                external_ip_address: f.optional("externalIpAddress"),
+                gateway: f.optional("gateway"),
+                ip_address: f.optional("ipAddress"),
+                ip_address_type: f.optional("ipAddressType"),
+                management_traffic_vlan: f.optional("managementTrafficVlan"),
+                netmask: f.optional("netmask"),
+                primary_dns_server: f.optional("primaryDnsServer"),
+                secondary_dns_server: f.optional("secondaryDnsServer"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApRowMemberNetworkStatus"))
+    }
+}
+impl VenueApRowMemberNetworkStatus {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            external_ip_address: None,
+            gateway: None,
+            ip_address: None,
+            ip_address_type: None,
+            management_traffic_vlan: None,
+            netmask: None,
+            primary_dns_server: None,
+            secondary_dns_server: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `externalIpAddress`.
+    pub fn with_external_ip_address(mut self, value: impl Into<String>) -> Self {
+        self.external_ip_address = Some(value.into());
+        self
+    }
+    /// Sets `gateway`.
+    pub fn with_gateway(mut self, value: impl Into<String>) -> Self {
+        self.gateway = Some(value.into());
+        self
+    }
+    /// Sets `ipAddress`.
+    pub fn with_ip_address(mut self, value: impl Into<String>) -> Self {
+        self.ip_address = Some(value.into());
+        self
+    }
+    /// Sets `ipAddressType`.
+    pub fn with_ip_address_type(mut self, value: impl Into<String>) -> Self {
+        self.ip_address_type = Some(value.into());
+        self
+    }
+    /// Sets `managementTrafficVlan`.
+    pub fn with_management_traffic_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.management_traffic_vlan = Some(value.into());
+        self
+    }
+    /// Sets `netmask`.
+    pub fn with_netmask(mut self, value: impl Into<String>) -> Self {
+        self.netmask = Some(value.into());
+        self
+    }
+    /// Sets `primaryDnsServer`.
+    pub fn with_primary_dns_server(mut self, value: impl Into<String>) -> Self {
+        self.primary_dns_server = Some(value.into());
+        self
+    }
+    /// Sets `secondaryDnsServer`.
+    pub fn with_secondary_dns_server(mut self, value: impl Into<String>) -> Self {
+        self.secondary_dns_server = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/query_venue_aps/01.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct VenueApRowRoot {
+    /// May be null.
+    pub health_status: Option<String>,
+    /// May be null.
+    pub mac_address: Option<String>,
+    /// May be null.
+    pub mesh_role: Option<String>,
+    /// May be null.
+    pub mesh_status: Option<VenueApRowRootMeshStatus>,
+    /// May be null.
+    pub model: Option<String>,
+    /// May be null.
+    pub name: Option<String>,
+    /// May be null.
+    pub network_status: Option<VenueApRowMemberNetworkStatus>,
+    /// May be null.
+    pub serial_number: Option<String>,
+    /// May be null.
+    pub venue_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for VenueApRowRoot {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VenueApRowRoot, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("healthStatus", &v.health_status);
+            w.optional("macAddress", &v.mac_address);
+            w.optional("meshRole", &v.mesh_role);
+            w.optional("meshStatus", &v.mesh_status);
+            w.optional("model", &v.model);
+            w.optional("name", &v.name);
+            w.optional("networkStatus", &v.network_status);
+            w.optional("serialNumber", &v.serial_number);
+            w.optional("venueId", &v.venue_id);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRowRoot {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueApRowRoot, ruckus_one_runtime::object::FieldError> {
+            let value = VenueApRowRoot {
+                health_status: f.optional("healthStatus"),
+                mac_address: f.optional("macAddress"),
+                mesh_role: f.optional("meshRole"),
+                mesh_status: f.optional("meshStatus"),
+                model: f.optional("model"),
+                name: f.optional("name"),
+                network_status: f.optional("networkStatus"),
+                serial_number: f.optional("serialNumber"),
+                venue_id: f.optional("venueId"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApRowRoot"))
+    }
+}
+impl VenueApRowRoot {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            health_status: None,
+            mac_address: None,
+            mesh_role: None,
+            mesh_status: None,
+            model: None,
+            name: None,
+            network_status: None,
+            serial_number: None,
+            venue_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `healthStatus`.
+    pub fn with_health_status(mut self, value: impl Into<String>) -> Self {
+        self.health_status = Some(value.into());
+        self
+    }
+    /// Sets `macAddress`.
+    pub fn with_mac_address(mut self, value: impl Into<String>) -> Self {
+        self.mac_address = Some(value.into());
+        self
+    }
+    /// Sets `meshRole`.
+    pub fn with_mesh_role(mut self, value: impl Into<String>) -> Self {
+        self.mesh_role = Some(value.into());
+        self
+    }
+    /// Sets `meshStatus`.
+    pub fn with_mesh_status(
+        mut self,
+        value: impl Into<VenueApRowRootMeshStatus>,
+    ) -> Self {
+        self.mesh_status = Some(value.into());
+        self
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<String>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `networkStatus`.
+    pub fn with_network_status(
+        mut self,
+        value: impl Into<VenueApRowMemberNetworkStatus>,
+    ) -> Self {
+        self.network_status = Some(value.into());
+        self
+    }
+    /// Sets `serialNumber`.
+    pub fn with_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.serial_number = Some(value.into());
+        self
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/query_venue_aps/01.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct VenueApRowRootMeshStatus {
+    /// May be null.
+    pub downlinks: Option<Vec<VenueApRowMemberMeshStatusNeighbor>>,
+    /// May be null.
+    pub hop_count: Option<i64>,
+    /// May be null.
+    pub neighbors: Option<Vec<VenueApRowMemberMeshStatusNeighbor>>,
+    /// May be null.
+    pub radios: Option<Vec<VenueApRowMemberMeshStatusRadio>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for VenueApRowRootMeshStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueApRowRootMeshStatus,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("downlinks", &v.downlinks);
+            w.optional("hopCount", &v.hop_count);
+            w.optional("neighbors", &v.neighbors);
+            w.optional("radios", &v.radios);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRowRootMeshStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueApRowRootMeshStatus, ruckus_one_runtime::object::FieldError> {
+            let value = VenueApRowRootMeshStatus {
+                downlinks: f.optional("downlinks"),
+                hop_count: f.optional("hopCount"),
+                neighbors: f.optional("neighbors"),
+                radios: f.optional("radios"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApRowRootMeshStatus"))
+    }
+}
+impl VenueApRowRootMeshStatus {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            downlinks: None,
+            hop_count: None,
+            neighbors: None,
+            radios: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `downlinks`.
+    pub fn with_downlinks(
+        mut self,
+        value: impl Into<Vec<VenueApRowMemberMeshStatusNeighbor>>,
+    ) -> Self {
+        self.downlinks = Some(value.into());
+        self
+    }
+    /// Sets `hopCount`.
+    pub fn with_hop_count(mut self, value: impl Into<i64>) -> Self {
+        self.hop_count = Some(value.into());
+        self
+    }
+    /// Sets `neighbors`.
+    pub fn with_neighbors(
+        mut self,
+        value: impl Into<Vec<VenueApRowMemberMeshStatusNeighbor>>,
+    ) -> Self {
+        self.neighbors = Some(value.into());
+        self
+    }
+    /// Sets `radios`.
+    pub fn with_radios(
+        mut self,
+        value: impl Into<Vec<VenueApRowMemberMeshStatusRadio>>,
+    ) -> Self {
+        self.radios = Some(value.into());
+        self
     }
 }
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml VenueInformation).
