@@ -1,5 +1,5 @@
-//! The rows of the query operations users reach for first (APs, venues, switch clients, AP
-//! clients) decode into typed fields: `.items()` yields rows whose fields are the row type's,
+//! The rows of the query operations users reach for first (APs, venues, switches, switch
+//! clients, AP clients) decode into typed fields: `.items()` yields rows whose fields are the row type's,
 //! nothing the service sends for a row's own data left in `additional_fields`. The rows here
 //! carry the fields the vendor's payloads show for these queries (values of our own).
 
@@ -94,12 +94,53 @@ async fn venue_rows_are_typed() {
     let venue = &venues[0];
     assert_eq!(venue.name.as_deref(), Some("Lobby"));
     assert_eq!(venue.status.as_deref(), Some("1_InSetupPhase"));
-    assert!(venue.aggregated_ap_status.is_some());
-    assert!(venue.address.is_some());
+    // Objects in a row are typed too: the AP count by status is a map, the address its type.
+    let by_status = venue
+        .aggregated_ap_status
+        .as_ref()
+        .expect("AP status counts");
+    assert_eq!(by_status.get("2_00_Operational"), Some(&3));
+    let address = venue.address.as_ref().expect("address");
+    assert_eq!(address.city.as_deref(), Some("Sunnyvale"));
+    assert!(address.additional_fields.is_empty(), "{address:?}");
     assert!(
         venue.additional_fields.is_empty(),
         "{:?}",
         venue.additional_fields
+    );
+}
+
+#[tokio::test]
+async fn switch_rows_are_typed_and_filter_by_model() {
+    let (server, client) = network().await;
+    let switch = |serial: &str, name: &str, model: &str, mac: &str| {
+        json!({
+            "id": mac, "serialNumber": serial, "name": name, "switchName": name, "model": model,
+            "switchMac": mac, "venueId": "v-1", "venueName": "Lobby", "isStack": false,
+            "uptime": "2 days", "configReady": true, "syncedSwitchConfig": true
+        })
+    };
+    let rows = json!([
+        switch("FEK3230S0A1", "Core-1", "ICX7650-48P", "c0:c5:20:00:00:01"),
+        switch("FEK3230S0A2", "Edge-1", "ICX7150-24P", "c0:c5:20:00:00:02"),
+        switch("FEK3230S0A3", "Edge-2", "ICX7150-24P", "c0:c5:20:00:00:03"),
+    ]);
+    page_of(&server, "/venues/switches/query", rows).await;
+    let q = query();
+    let switches = collect(client.network().switches().query_venue_switches(&q).items()).await;
+    let edge: Vec<_> = switches
+        .iter()
+        .filter(|s| s.model.as_deref() == Some("ICX7150-24P"))
+        .collect();
+    assert_eq!(edge.len(), 2, "two of the three switches are ICX7150s");
+    let core = &switches[0];
+    assert_eq!(core.serial_number.as_deref(), Some("FEK3230S0A1"));
+    assert_eq!(core.name.as_deref(), Some("Core-1"));
+    assert_eq!(core.switch_mac.as_deref(), Some("c0:c5:20:00:00:01"));
+    assert!(
+        core.additional_fields.is_empty(),
+        "{:?}",
+        core.additional_fields
     );
 }
 
