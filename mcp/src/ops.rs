@@ -1,5 +1,5 @@
 //! The runtime's descriptions of the operations the server calls, built from the tables by the
-//! runtime (`ruckus_one_runtime::described`): a table operation is sent exactly like a generated
+//! runtime (`ruckus_one_runtime::internal::described`): a table operation is sent exactly like a generated
 //! one, paced by its service and tenant in buckets shared with every other call of the client.
 
 use ruckus_one_catalog::{Catalog, Route, Table};

@@ -45,7 +45,10 @@ pub struct DpskPassphrase {
 }
 impl serde::Serialize for DpskPassphrase {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DpskPassphrase, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DpskPassphrase,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("passphrase", &v.passphrase);
             w.optional("username", &v.username);
@@ -64,7 +67,7 @@ impl serde::Serialize for DpskPassphrase {
             w.optional("mac", &v.mac);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -74,8 +77,8 @@ impl<'de> serde::Deserialize<'de> for DpskPassphrase {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DpskPassphrase, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DpskPassphrase, ruckus_one_runtime::internal::object::FieldError> {
             let value = DpskPassphrase {
                 id: f.optional("id"),
                 passphrase: f.optional("passphrase"),
@@ -98,7 +101,7 @@ impl<'de> serde::Deserialize<'de> for DpskPassphrase {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DpskPassphrase"))
     }
 }
@@ -249,7 +252,10 @@ pub struct DpskPassphraseCreate {
 }
 impl serde::Serialize for DpskPassphraseCreate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DpskPassphraseCreate, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DpskPassphraseCreate,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("passphrase", &v.passphrase);
             w.optional("username", &v.username);
@@ -268,7 +274,7 @@ impl serde::Serialize for DpskPassphraseCreate {
             w.optional("vxlanId", &v.vxlan_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -278,8 +284,11 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseCreate {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DpskPassphraseCreate, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            DpskPassphraseCreate,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = DpskPassphraseCreate {
                 id: f.optional("id"),
                 passphrase: f.optional("passphrase"),
@@ -302,7 +311,7 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseCreate {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DpskPassphraseCreate"))
     }
 }
@@ -582,7 +591,10 @@ pub struct DpskPassphraseDevice {
 }
 impl serde::Serialize for DpskPassphraseDevice {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DpskPassphraseDevice, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DpskPassphraseDevice,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("mac", &v.mac);
             w.optional("lastConnectedNetwork", &v.last_connected_network);
             w.optional("lastConnectedNetworkId", &v.last_connected_network_id);
@@ -594,7 +606,7 @@ impl serde::Serialize for DpskPassphraseDevice {
             w.optional("isOnline", &v.is_online);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -604,8 +616,11 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseDevice {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DpskPassphraseDevice, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            DpskPassphraseDevice,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = DpskPassphraseDevice {
                 mac: f.optional("mac"),
                 last_connected_network: f.optional("lastConnectedNetwork"),
@@ -621,7 +636,7 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseDevice {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DpskPassphraseDevice"))
     }
 }
@@ -715,7 +730,7 @@ impl serde::Serialize for DpskPassphraseFilters {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &DpskPassphraseFilters,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("networkId", &v.network_id);
             w.optional("vlanId", &v.vlan_id);
@@ -727,7 +742,7 @@ impl serde::Serialize for DpskPassphraseFilters {
             w.optional("status", &v.status);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -737,8 +752,11 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseFilters {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DpskPassphraseFilters, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            DpskPassphraseFilters,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = DpskPassphraseFilters {
                 network_id: f.optional("networkId"),
                 vlan_id: f.optional("vlanId"),
@@ -753,7 +771,7 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseFilters {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DpskPassphraseFilters"))
     }
 }
@@ -900,7 +918,7 @@ impl serde::Serialize for DpskPassphraseQueryRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &DpskPassphraseQueryRequest,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("page", &v.page);
@@ -912,7 +930,7 @@ impl serde::Serialize for DpskPassphraseQueryRequest {
             w.optional("filters", &v.filters);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -922,8 +940,11 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseQueryRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DpskPassphraseQueryRequest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            DpskPassphraseQueryRequest,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = DpskPassphraseQueryRequest {
                 fields: f.optional("fields"),
                 page: f.optional("page"),
@@ -938,7 +959,7 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseQueryRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DpskPassphraseQueryRequest"))
     }
 }
@@ -1027,7 +1048,7 @@ impl serde::Serialize for DpskPassphraseQueryResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &DpskPassphraseQueryResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -1037,7 +1058,7 @@ impl serde::Serialize for DpskPassphraseQueryResponse {
             w.optional("pagination", &v.pagination);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1047,10 +1068,10 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseQueryResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             DpskPassphraseQueryResponse,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = DpskPassphraseQueryResponse {
                 fields: f.optional("fields"),
@@ -1064,7 +1085,7 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseQueryResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DpskPassphraseQueryResponse"))
     }
 }
@@ -1132,13 +1153,13 @@ impl serde::Serialize for DpskPassphrasesPatchRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &DpskPassphrasesPatchRequest,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("ids", &v.ids);
             w.field("changes", &v.changes);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1148,10 +1169,10 @@ impl<'de> serde::Deserialize<'de> for DpskPassphrasesPatchRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             DpskPassphrasesPatchRequest,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = DpskPassphrasesPatchRequest {
                 ids: f.required("ids")?,
@@ -1160,7 +1181,7 @@ impl<'de> serde::Deserialize<'de> for DpskPassphrasesPatchRequest {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DpskPassphrasesPatchRequest"))
     }
 }
@@ -1224,7 +1245,7 @@ pub struct DpskPool {
 }
 impl serde::Serialize for DpskPool {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DpskPool, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &DpskPool, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("identityGroupId", &v.identity_group_id);
             w.optional("id", &v.id);
             w.optional("name", &v.name);
@@ -1245,7 +1266,7 @@ impl serde::Serialize for DpskPool {
             w.optional("policySetId", &v.policy_set_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1255,8 +1276,8 @@ impl<'de> serde::Deserialize<'de> for DpskPool {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DpskPool, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DpskPool, ruckus_one_runtime::internal::object::FieldError> {
             let value = DpskPool {
                 identity_group_id: f.optional("identityGroupId"),
                 id: f.optional("id"),
@@ -1281,7 +1302,7 @@ impl<'de> serde::Deserialize<'de> for DpskPool {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DpskPool"))
     }
 }
@@ -1577,7 +1598,7 @@ impl serde::Serialize for DpskPoolQueryResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &DpskPoolQueryResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -1596,7 +1617,7 @@ impl serde::Serialize for DpskPoolQueryResponse {
             w.optional("totalElements", &v.total_elements);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1606,8 +1627,11 @@ impl<'de> serde::Deserialize<'de> for DpskPoolQueryResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DpskPoolQueryResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            DpskPoolQueryResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = DpskPoolQueryResponse {
                 fields: f.optional("fields"),
                 total_count: f.optional("totalCount"),
@@ -1629,7 +1653,7 @@ impl<'de> serde::Deserialize<'de> for DpskPoolQueryResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DpskPoolQueryResponse"))
     }
 }
@@ -1773,7 +1797,10 @@ pub struct DpskPoolTemplate {
 }
 impl serde::Serialize for DpskPoolTemplate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DpskPoolTemplate, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DpskPoolTemplate,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.field("name", &v.name);
             w.field("passphraseFormat", &v.passphrase_format);
@@ -1793,7 +1820,7 @@ impl serde::Serialize for DpskPoolTemplate {
             w.optional("identityGroupId", &v.identity_group_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1803,8 +1830,8 @@ impl<'de> serde::Deserialize<'de> for DpskPoolTemplate {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DpskPoolTemplate, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DpskPoolTemplate, ruckus_one_runtime::internal::object::FieldError> {
             let value = DpskPoolTemplate {
                 id: f.optional("id"),
                 name: f.required("name")?,
@@ -1828,7 +1855,7 @@ impl<'de> serde::Deserialize<'de> for DpskPoolTemplate {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DpskPoolTemplate"))
     }
 }
@@ -1958,7 +1985,7 @@ impl serde::Serialize for DpskPoolTemplateQueryResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &DpskPoolTemplateQueryResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -1967,7 +1994,7 @@ impl serde::Serialize for DpskPoolTemplateQueryResponse {
             w.optional("data", &v.data);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1977,10 +2004,10 @@ impl<'de> serde::Deserialize<'de> for DpskPoolTemplateQueryResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             DpskPoolTemplateQueryResponse,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = DpskPoolTemplateQueryResponse {
                 fields: f.optional("fields"),
@@ -1993,7 +2020,7 @@ impl<'de> serde::Deserialize<'de> for DpskPoolTemplateQueryResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DpskPoolTemplateQueryResponse"))
     }
 }
@@ -2054,12 +2081,12 @@ impl serde::Serialize for TemplateCloneSettingsRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &TemplateCloneSettingsRequest,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2069,10 +2096,10 @@ impl<'de> serde::Deserialize<'de> for TemplateCloneSettingsRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             TemplateCloneSettingsRequest,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = TemplateCloneSettingsRequest {
                 name: f.required("name")?,
@@ -2080,7 +2107,7 @@ impl<'de> serde::Deserialize<'de> for TemplateCloneSettingsRequest {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("TemplateCloneSettingsRequest"))
     }
 }
@@ -2132,7 +2159,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "POST /dpskServices")]
     #[inline]
     pub fn create_dpsk_service(&self, body: &DpskPool) -> CreateDpskService<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_DPSK_SERVICE,
             &[],
@@ -2155,7 +2182,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "GET /dpskServices")]
     #[inline]
     pub fn list_dpsk_services(&self) -> ListDpskServices<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_DPSK_SERVICES,
             &[],
@@ -2182,7 +2209,7 @@ impl<'a> DpskClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryDpskServices<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_DPSK_SERVICES,
             &[],
@@ -2204,7 +2231,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "GET /dpskServices/{poolId}")]
     #[inline]
     pub fn get_dpsk_service(&self, pool_id: &str) -> GetDpskService<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_DPSK_SERVICE,
             &[pool_id],
@@ -2234,7 +2261,7 @@ impl<'a> DpskClient<'a> {
         pool_id: &str,
         body: &DpskPool,
     ) -> UpdateDpskService<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_DPSK_SERVICE,
             &[pool_id],
@@ -2265,7 +2292,7 @@ impl<'a> DpskClient<'a> {
         pool_id: &str,
         body: &DpskPool,
     ) -> PatchDpskService<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_DPSK_SERVICE,
             &[pool_id],
@@ -2290,7 +2317,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "deleteDpskPool")]
     #[inline]
     pub fn delete_dpsk_service(&self, pool_id: &str) -> DeleteDpskService<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_DPSK_SERVICE,
             &[pool_id],
@@ -2319,7 +2346,7 @@ impl<'a> DpskClient<'a> {
         pool_id: &str,
         group_id: &str,
     ) -> AddIdentityGroupToDpskService<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_IDENTITY_GROUP_TO_DPSK_SERVICE,
             &[pool_id, group_id],
@@ -2349,7 +2376,7 @@ impl<'a> DpskClient<'a> {
         pool_id: &str,
         group_id: &str,
     ) -> RemoveIdentityGroupFromDpskService<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_IDENTITY_GROUP_FROM_DPSK_SERVICE,
             &[pool_id, group_id],
@@ -2380,7 +2407,7 @@ impl<'a> DpskClient<'a> {
         pool_id: &str,
         group_id: &str,
     ) -> CreateDpskPassphrase<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_DPSK_PASSPHRASE,
             &[pool_id, group_id],
@@ -2405,7 +2432,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "importDpskPassphrasesFromCsv")]
     #[inline]
     pub fn import_dpsk_passphrases(&self, pool_id: &str) -> ImportDpskPassphrases<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &IMPORT_DPSK_PASSPHRASES,
             &[pool_id],
@@ -2434,7 +2461,7 @@ impl<'a> DpskClient<'a> {
         pool_id: &str,
         body: &DpskPassphraseCreate,
     ) -> CreateDpskServicePassphrases<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_DPSK_SERVICE_PASSPHRASES,
             &[pool_id],
@@ -2470,7 +2497,7 @@ impl<'a> DpskClient<'a> {
         &self,
         pool_id: &str,
     ) -> ListDpskServicePassphrases<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_DPSK_SERVICE_PASSPHRASES,
             &[pool_id],
@@ -2499,7 +2526,7 @@ impl<'a> DpskClient<'a> {
         pool_id: &str,
         body: &super::common::QueryRequest,
     ) -> QueryDpskServicePassphrases<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_DPSK_SERVICE_PASSPHRASES,
             &[pool_id],
@@ -2528,7 +2555,7 @@ impl<'a> DpskClient<'a> {
         pool_id: &str,
         id: &str,
     ) -> GetDpskServicePassphrase<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_DPSK_SERVICE_PASSPHRASE,
             &[pool_id, id],
@@ -2557,7 +2584,7 @@ impl<'a> DpskClient<'a> {
         pool_id: &str,
         body: &Vec<String>,
     ) -> DeleteDpskServicePassphrases<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_DPSK_SERVICE_PASSPHRASES,
             &[pool_id],
@@ -2587,7 +2614,7 @@ impl<'a> DpskClient<'a> {
         identity_group_id: &str,
         body: &DpskPool,
     ) -> CreateIdentityGroupDpskService<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_IDENTITY_GROUP_DPSK_SERVICE,
             &[identity_group_id],
@@ -2618,7 +2645,7 @@ impl<'a> DpskClient<'a> {
         &self,
         body: &DpskPool,
     ) -> CreateTemplateDpskService<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_TEMPLATE_DPSK_SERVICE,
             &[],
@@ -2644,7 +2671,7 @@ impl<'a> DpskClient<'a> {
         &self,
         pool_template_id: &str,
     ) -> GetTemplateDpskService<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_TEMPLATE_DPSK_SERVICE,
             &[pool_template_id],
@@ -2674,7 +2701,7 @@ impl<'a> DpskClient<'a> {
         pool_template_id: &str,
         body: &DpskPool,
     ) -> UpdateTemplateDpskService<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_TEMPLATE_DPSK_SERVICE,
             &[pool_template_id],
@@ -2705,7 +2732,7 @@ impl<'a> DpskClient<'a> {
         pool_template_id: &str,
         body: &DpskPool,
     ) -> PatchTemplateDpskService<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_TEMPLATE_DPSK_SERVICE,
             &[pool_template_id],
@@ -2733,7 +2760,7 @@ impl<'a> DpskClient<'a> {
         &self,
         pool_template_id: &str,
     ) -> DeleteTemplateDpskService<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_TEMPLATE_DPSK_SERVICE,
             &[pool_template_id],
@@ -2760,7 +2787,7 @@ impl<'a> DpskClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryTemplateDpskServices<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_TEMPLATE_DPSK_SERVICES,
             &[],
@@ -2791,7 +2818,7 @@ impl<'a> DpskClient<'a> {
         identity_group_id: &str,
         body: &DpskPool,
     ) -> CreateTemplateIdentityGroupDpskService<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_TEMPLATE_IDENTITY_GROUP_DPSK_SERVICE,
             &[identity_group_id],
@@ -2818,7 +2845,7 @@ impl<'a> DpskClient<'a> {
         &self,
         network_template_id: &str,
     ) -> ListTemplateWifiNetworkDpskServices<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_TEMPLATE_WIFI_NETWORK_DPSK_SERVICES,
             &[network_template_id],
@@ -2847,7 +2874,7 @@ impl<'a> DpskClient<'a> {
         id: &str,
         dpsk_pool_id: &str,
     ) -> AddDpskPoolToIdentityGroup<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_DPSK_POOL_TO_IDENTITY_GROUP,
             &[id, dpsk_pool_id],
@@ -2875,7 +2902,7 @@ impl<'a> DpskClient<'a> {
         pool_id: &str,
         policy_set_id: &str,
     ) -> UpdatePolicySetId<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_POLICY_SET_ID,
             &[pool_id, policy_set_id],
@@ -2903,7 +2930,7 @@ impl<'a> DpskClient<'a> {
         pool_id: &str,
         policy_set_id: &str,
     ) -> RemovePolicySetId<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_POLICY_SET_ID,
             &[pool_id, policy_set_id],
@@ -2933,7 +2960,7 @@ impl<'a> DpskClient<'a> {
         id: &str,
         body: &DpskPassphrase,
     ) -> ReplaceDpskPassphrase<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REPLACE_DPSK_PASSPHRASE,
             &[pool_id, id],
@@ -2964,7 +2991,7 @@ impl<'a> DpskClient<'a> {
         id: &str,
         body: &DpskPassphrase,
     ) -> PatchDpskPassphrase<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_DPSK_PASSPHRASE,
             &[pool_id, id],
@@ -2993,7 +3020,7 @@ impl<'a> DpskClient<'a> {
         pool_template_id: &str,
         body: &TemplateCloneSettingsRequest,
     ) -> CloneDpskPoolTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CLONE_DPSK_POOL_TEMPLATE,
             &[pool_template_id],
@@ -3022,7 +3049,7 @@ impl<'a> DpskClient<'a> {
         pool_id: &str,
         body: &DpskPassphrasesPatchRequest,
     ) -> UpdatePassphrases<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_PASSPHRASES,
             &[pool_id],
@@ -3050,7 +3077,7 @@ impl<'a> DpskClient<'a> {
         pool_id: &str,
         passphrase_id: &str,
     ) -> GetPassphraseDevices<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_PASSPHRASE_DEVICES,
             &[pool_id, passphrase_id],
@@ -3080,7 +3107,7 @@ impl<'a> DpskClient<'a> {
         passphrase_id: &str,
         body: &Vec<String>,
     ) -> CreatePassphraseDevice<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_PASSPHRASE_DEVICE,
             &[pool_id, passphrase_id],
@@ -3111,7 +3138,7 @@ impl<'a> DpskClient<'a> {
         passphrase_id: &str,
         body: &Vec<String>,
     ) -> DeletePassphraseDevices<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_PASSPHRASE_DEVICES,
             &[pool_id, passphrase_id],
@@ -3141,7 +3168,7 @@ impl<'a> DpskClient<'a> {
         pool_id: &str,
         body: &DpskPassphraseQueryRequest,
     ) -> ExportDpskPassphrase<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &EXPORT_DPSK_PASSPHRASE,
             &[pool_id],
@@ -3150,18 +3177,18 @@ impl<'a> DpskClient<'a> {
         ExportDpskPassphrase { req }
     }
 }
-static CREATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_dpsk_service",
     method: ruckus_one_runtime::Method::Post,
     path: "/dpskServices",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Request builder for `DpskClient::create_dpsk_service` (Create DPSK service).
@@ -3170,7 +3197,7 @@ static CREATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateDpskService<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3213,18 +3240,18 @@ impl<'a> CreateDpskService<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_DPSK_SERVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_DPSK_SERVICES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_dpsk_services",
     method: ruckus_one_runtime::Method::Get,
     path: "/dpskServices",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Request builder for `DpskClient::list_dpsk_services` (List DPSK services).
@@ -3233,7 +3260,7 @@ static LIST_DPSK_SERVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListDpskServices<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListDpskServices<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3276,30 +3303,30 @@ impl<'a> ListDpskServices<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_DPSK_SERVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_DPSK_SERVICES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_dpsk_services",
     method: ruckus_one_runtime::Method::Post,
     path: "/dpskServices/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v2+json"),
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `query_dpsk_services`; the first is the default.
@@ -3317,7 +3344,7 @@ pub type QueryDpskServicesVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryDpskServices<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryDpskServices<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3332,8 +3359,8 @@ impl<'a> QueryDpskServices<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -3385,26 +3412,26 @@ impl<'a> QueryDpskServices<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_dpsk_service",
     method: ruckus_one_runtime::Method::Get,
     path: "/dpskServices/{poolId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `get_dpsk_service`; the first is the default.
@@ -3421,7 +3448,7 @@ pub type GetDpskServiceVersion = super::versions::V2OrV1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDpskService<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3468,30 +3495,30 @@ impl<'a> GetDpskService<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_dpsk_service",
     method: ruckus_one_runtime::Method::Put,
     path: "/dpskServices/{poolId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v2+json"),
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `update_dpsk_service`; the first is the default.
@@ -3509,7 +3536,7 @@ pub type UpdateDpskServiceVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateDpskService<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3588,30 +3615,30 @@ impl<'a> UpdateDpskService<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static PATCH_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static PATCH_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_dpsk_service",
     method: ruckus_one_runtime::Method::Patch,
     path: "/dpskServices/{poolId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v2+json"),
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `patch_dpsk_service`; the first is the default.
@@ -3629,7 +3656,7 @@ pub type PatchDpskServiceVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchDpskService<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> PatchDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3708,26 +3735,26 @@ impl<'a> PatchDpskService<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_dpsk_service",
     method: ruckus_one_runtime::Method::Delete,
     path: "/dpskServices/{poolId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `delete_dpsk_service`; the first is the default.
@@ -3744,7 +3771,7 @@ pub type DeleteDpskServiceVersion = super::versions::V2OrV1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteDpskService<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3823,18 +3850,18 @@ impl<'a> DeleteDpskService<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ADD_IDENTITY_GROUP_TO_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ADD_IDENTITY_GROUP_TO_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_identity_group_to_dpsk_service",
     method: ruckus_one_runtime::Method::Put,
     path: "/dpskServices/{poolId}/identityGroups/{groupId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Request builder for `DpskClient::add_identity_group_to_dpsk_service` (Add identity group to DPSK service).
@@ -3844,7 +3871,7 @@ static ADD_IDENTITY_GROUP_TO_DPSK_SERVICE: ruckus_one_runtime::Operation = rucku
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddIdentityGroupToDpskService<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AddIdentityGroupToDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3893,18 +3920,18 @@ impl<'a> AddIdentityGroupToDpskService<'a> {
         self.req.send_json_with_response()
     }
 }
-static REMOVE_IDENTITY_GROUP_FROM_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static REMOVE_IDENTITY_GROUP_FROM_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_identity_group_from_dpsk_service",
     method: ruckus_one_runtime::Method::Delete,
     path: "/dpskServices/{poolId}/identityGroups/{groupId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Request builder for `DpskClient::remove_identity_group_from_dpsk_service` (Remove identity group from DPSK service).
@@ -3913,7 +3940,7 @@ static REMOVE_IDENTITY_GROUP_FROM_DPSK_SERVICE: ruckus_one_runtime::Operation = 
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveIdentityGroupFromDpskService<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> RemoveIdentityGroupFromDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3956,18 +3983,18 @@ impl<'a> RemoveIdentityGroupFromDpskService<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_DPSK_PASSPHRASE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_DPSK_PASSPHRASE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_dpsk_passphrase",
     method: ruckus_one_runtime::Method::Post,
     path: "/dpskServices/{poolId}/identityGroups/{groupId}/passphrases",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Request builder for `DpskClient::create_dpsk_passphrase` (Create DPSK passphrases).
@@ -3977,7 +4004,7 @@ static CREATE_DPSK_PASSPHRASE: ruckus_one_runtime::Operation = ruckus_one_runtim
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateDpskPassphrase<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateDpskPassphrase<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4026,22 +4053,22 @@ impl<'a> CreateDpskPassphrase<'a> {
         self.req.send_json_with_response()
     }
 }
-static IMPORT_DPSK_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static IMPORT_DPSK_PASSPHRASES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "import_dpsk_passphrases",
     method: ruckus_one_runtime::Method::Post,
     path: "/dpskServices/{poolId}/passphrases/csvFiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("multipart/form-data"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("multipart/form-data"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `import_dpsk_passphrases`; the first is the default.
@@ -4058,7 +4085,7 @@ pub type ImportDpskPassphrasesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ImportDpskPassphrases<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ImportDpskPassphrases<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4117,30 +4144,30 @@ impl<'a> ImportDpskPassphrases<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_dpsk_service_passphrases",
     method: ruckus_one_runtime::Method::Post,
     path: "/dpskServices/{poolId}/passphrases",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v2+json"),
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `create_dpsk_service_passphrases`; the first is the default.
@@ -4158,7 +4185,7 @@ pub type CreateDpskServicePassphrasesVersion = super::versions::V2OrV1_1OrV1OrJs
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateDpskServicePassphrases<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateDpskServicePassphrases<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4237,26 +4264,26 @@ impl<'a> CreateDpskServicePassphrases<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static LIST_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_dpsk_service_passphrases",
     method: ruckus_one_runtime::Method::Get,
     path: "/dpskServices/{poolId}/passphrases",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `list_dpsk_service_passphrases`; the first is the default.
@@ -4274,7 +4301,7 @@ pub type ListDpskServicePassphrasesVersion = super::versions::V2OrV1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListDpskServicePassphrases<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListDpskServicePassphrases<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4316,8 +4343,8 @@ impl<'a> ListDpskServicePassphrases<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::Spring,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::Spring,
         items: "content",
         first_page: 0u32,
     };
@@ -4371,30 +4398,30 @@ impl<'a> ListDpskServicePassphrases<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_dpsk_service_passphrases",
     method: ruckus_one_runtime::Method::Post,
     path: "/dpskServices/{poolId}/passphrases/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v2+json"),
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `query_dpsk_service_passphrases`; the first is the default.
@@ -4412,7 +4439,7 @@ pub type QueryDpskServicePassphrasesVersion = super::versions::V2OrV1_1OrV1OrJso
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryDpskServicePassphrases<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryDpskServicePassphrases<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4427,8 +4454,8 @@ impl<'a> QueryDpskServicePassphrases<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -4480,26 +4507,26 @@ impl<'a> QueryDpskServicePassphrases<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_DPSK_SERVICE_PASSPHRASE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_DPSK_SERVICE_PASSPHRASE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_dpsk_service_passphrase",
     method: ruckus_one_runtime::Method::Get,
     path: "/dpskServices/{poolId}/passphrases/{id}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `get_dpsk_service_passphrase`; the first is the default.
@@ -4516,7 +4543,7 @@ pub type GetDpskServicePassphraseVersion = super::versions::V2OrV1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDpskServicePassphrase<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetDpskServicePassphrase<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4565,30 +4592,30 @@ impl<'a> GetDpskServicePassphrase<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_dpsk_service_passphrases",
     method: ruckus_one_runtime::Method::Delete,
     path: "/dpskServices/{poolId}/passphrases",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v2+json"),
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `delete_dpsk_service_passphrases`; the first is the default.
@@ -4606,7 +4633,7 @@ pub type DeleteDpskServicePassphrasesVersion = super::versions::V2OrV1_1OrV1OrJs
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteDpskServicePassphrases<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteDpskServicePassphrases<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4685,22 +4712,22 @@ impl<'a> DeleteDpskServicePassphrases<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CREATE_IDENTITY_GROUP_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_IDENTITY_GROUP_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_identity_group_dpsk_service",
     method: ruckus_one_runtime::Method::Post,
     path: "/identityGroups/{identityGroupId}/dpskServices",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `create_identity_group_dpsk_service`; the first is the default.
@@ -4716,7 +4743,7 @@ pub type CreateIdentityGroupDpskServiceVersion = super::versions::JsonOrJson_2;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateIdentityGroupDpskService<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateIdentityGroupDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4795,18 +4822,18 @@ impl<'a> CreateIdentityGroupDpskService<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CREATE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_template_dpsk_service",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/dpskServices",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Request builder for `DpskClient::create_template_dpsk_service` (Create DPSK service template).
@@ -4815,7 +4842,7 @@ static CREATE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateTemplateDpskService<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateTemplateDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4888,18 +4915,18 @@ impl<'a> CreateTemplateDpskService<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_template_dpsk_service",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/dpskServices/{poolTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Request builder for `DpskClient::get_template_dpsk_service` (Get DPSK service template).
@@ -4909,7 +4936,7 @@ static GET_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetTemplateDpskService<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetTemplateDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4959,18 +4986,18 @@ impl<'a> GetTemplateDpskService<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_template_dpsk_service",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/dpskServices/{poolTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Request builder for `DpskClient::update_template_dpsk_service` (Update DPSK service template).
@@ -4979,7 +5006,7 @@ static UPDATE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTemplateDpskService<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateTemplateDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5052,18 +5079,18 @@ impl<'a> UpdateTemplateDpskService<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static PATCH_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static PATCH_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_template_dpsk_service",
     method: ruckus_one_runtime::Method::Patch,
     path: "/templates/dpskServices/{poolTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Request builder for `DpskClient::patch_template_dpsk_service` (Patch DPSK service template).
@@ -5072,7 +5099,7 @@ static PATCH_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_r
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchTemplateDpskService<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> PatchTemplateDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5145,18 +5172,18 @@ impl<'a> PatchTemplateDpskService<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_template_dpsk_service",
     method: ruckus_one_runtime::Method::Delete,
     path: "/templates/dpskServices/{poolTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Request builder for `DpskClient::delete_template_dpsk_service` (Delete DPSK service template).
@@ -5165,7 +5192,7 @@ static DELETE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteTemplateDpskService<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteTemplateDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5238,18 +5265,18 @@ impl<'a> DeleteTemplateDpskService<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static QUERY_TEMPLATE_DPSK_SERVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_TEMPLATE_DPSK_SERVICES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_template_dpsk_services",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/dpskServices/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Request builder for `DpskClient::query_template_dpsk_services` (Query DPSK service templates).
@@ -5258,7 +5285,7 @@ static QUERY_TEMPLATE_DPSK_SERVICES: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryTemplateDpskServices<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryTemplateDpskServices<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5267,8 +5294,8 @@ impl<'a> QueryTemplateDpskServices<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -5320,22 +5347,22 @@ impl<'a> QueryTemplateDpskServices<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_TEMPLATE_IDENTITY_GROUP_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_TEMPLATE_IDENTITY_GROUP_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_template_identity_group_dpsk_service",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/identityGroups/{identityGroupId}/dpskServices",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `create_template_identity_group_dpsk_service`; the first is the default.
@@ -5351,7 +5378,7 @@ pub type CreateTemplateIdentityGroupDpskServiceVersion = super::versions::JsonOr
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateTemplateIdentityGroupDpskService<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateTemplateIdentityGroupDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5433,18 +5460,18 @@ impl<'a> CreateTemplateIdentityGroupDpskService<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static LIST_TEMPLATE_WIFI_NETWORK_DPSK_SERVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_TEMPLATE_WIFI_NETWORK_DPSK_SERVICES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_template_wifi_network_dpsk_services",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/wifiNetworks/{networkTemplateId}/dpskServices",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Request builder for `DpskClient::list_template_wifi_network_dpsk_services` (List DPSK services of a network template).
@@ -5453,7 +5480,7 @@ static LIST_TEMPLATE_WIFI_NETWORK_DPSK_SERVICES: ruckus_one_runtime::Operation =
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListTemplateWifiNetworkDpskServices<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListTemplateWifiNetworkDpskServices<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5494,22 +5521,22 @@ impl<'a> ListTemplateWifiNetworkDpskServices<'a> {
         self.req.send_json_with_response()
     }
 }
-static ADD_DPSK_POOL_TO_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ADD_DPSK_POOL_TO_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_dpsk_pool_to_identity_group",
     method: ruckus_one_runtime::Method::Put,
     path: "/identityGroups/{id}/dpskPools/{dpskPoolId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Representations offered by `add_dpsk_pool_to_identity_group`; the first is the default.
@@ -5525,7 +5552,7 @@ pub type AddDpskPoolToIdentityGroupVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddDpskPoolToIdentityGroup<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AddDpskPoolToIdentityGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5604,22 +5631,22 @@ impl<'a> AddDpskPoolToIdentityGroup<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static UPDATE_POLICY_SET_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_POLICY_SET_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_policy_set_id",
     method: ruckus_one_runtime::Method::Put,
     path: "/dpskServices/{poolId}/policySets/{policySetId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `update_policy_set_id`; the first is the default.
@@ -5635,7 +5662,7 @@ pub type UpdatePolicySetIdVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdatePolicySetId<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdatePolicySetId<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5714,22 +5741,22 @@ impl<'a> UpdatePolicySetId<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static REMOVE_POLICY_SET_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static REMOVE_POLICY_SET_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_policy_set_id",
     method: ruckus_one_runtime::Method::Delete,
     path: "/dpskServices/{poolId}/policySets/{policySetId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `remove_policy_set_id`; the first is the default.
@@ -5745,7 +5772,7 @@ pub type RemovePolicySetIdVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemovePolicySetId<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> RemovePolicySetId<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5824,30 +5851,30 @@ impl<'a> RemovePolicySetId<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static REPLACE_DPSK_PASSPHRASE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static REPLACE_DPSK_PASSPHRASE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "replace_dpsk_passphrase",
     method: ruckus_one_runtime::Method::Put,
     path: "/dpskServices/{poolId}/passphrases/{id}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v2+json"),
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `replace_dpsk_passphrase`; the first is the default.
@@ -5865,7 +5892,7 @@ pub type ReplaceDpskPassphraseVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ReplaceDpskPassphrase<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ReplaceDpskPassphrase<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5944,30 +5971,30 @@ impl<'a> ReplaceDpskPassphrase<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static PATCH_DPSK_PASSPHRASE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static PATCH_DPSK_PASSPHRASE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_dpsk_passphrase",
     method: ruckus_one_runtime::Method::Patch,
     path: "/dpskServices/{poolId}/passphrases/{id}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v2+json"),
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `patch_dpsk_passphrase`; the first is the default.
@@ -5985,7 +6012,7 @@ pub type PatchDpskPassphraseVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchDpskPassphrase<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> PatchDpskPassphrase<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6064,18 +6091,18 @@ impl<'a> PatchDpskPassphrase<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CLONE_DPSK_POOL_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CLONE_DPSK_POOL_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "clone_dpsk_pool_template",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/dpskServices/{poolTemplateId}/cloneSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
 };
 /// Request builder for `DpskClient::clone_dpsk_pool_template` (Clone dpsk pool template).
@@ -6084,7 +6111,7 @@ static CLONE_DPSK_POOL_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runt
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CloneDpskPoolTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CloneDpskPoolTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6157,30 +6184,30 @@ impl<'a> CloneDpskPoolTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static UPDATE_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_PASSPHRASES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_passphrases",
     method: ruckus_one_runtime::Method::Patch,
     path: "/dpskServices/{poolId}/passphrases",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v2+json"),
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `update_passphrases`; the first is the default.
@@ -6198,7 +6225,7 @@ pub type UpdatePassphrasesVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdatePassphrases<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdatePassphrases<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6277,26 +6304,26 @@ impl<'a> UpdatePassphrases<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_PASSPHRASE_DEVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_PASSPHRASE_DEVICES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_passphrase_devices",
     method: ruckus_one_runtime::Method::Get,
     path: "/dpskServices/{poolId}/passphrases/{passphraseId}/devices",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `get_passphrase_devices`; the first is the default.
@@ -6313,7 +6340,7 @@ pub type GetPassphraseDevicesVersion = super::versions::V2OrV1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetPassphraseDevices<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetPassphraseDevices<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6362,30 +6389,30 @@ impl<'a> GetPassphraseDevices<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_PASSPHRASE_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_PASSPHRASE_DEVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_passphrase_device",
     method: ruckus_one_runtime::Method::Post,
     path: "/dpskServices/{poolId}/passphrases/{passphraseId}/devices",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v2+json"),
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `create_passphrase_device`; the first is the default.
@@ -6403,7 +6430,7 @@ pub type CreatePassphraseDeviceVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreatePassphraseDevice<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreatePassphraseDevice<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6482,30 +6509,30 @@ impl<'a> CreatePassphraseDevice<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_PASSPHRASE_DEVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_PASSPHRASE_DEVICES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_passphrase_devices",
     method: ruckus_one_runtime::Method::Delete,
     path: "/dpskServices/{poolId}/passphrases/{passphraseId}/devices",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v2+json"),
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `delete_passphrase_devices`; the first is the default.
@@ -6523,7 +6550,7 @@ pub type DeletePassphraseDevicesVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeletePassphraseDevices<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeletePassphraseDevices<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6602,26 +6629,26 @@ impl<'a> DeletePassphraseDevices<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static EXPORT_DPSK_PASSPHRASE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static EXPORT_DPSK_PASSPHRASE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "export_dpsk_passphrase",
     method: ruckus_one_runtime::Method::Post,
     path: "/dpskServices/{poolId}/passphrases/query/csvFiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "text/csv",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "text/csv",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "text/csv",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `export_dpsk_passphrase`; the first is the default.
@@ -6639,7 +6666,7 @@ pub type ExportDpskPassphraseVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ExportDpskPassphrase<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ExportDpskPassphrase<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

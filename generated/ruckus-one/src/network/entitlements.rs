@@ -27,7 +27,7 @@ impl serde::Serialize for AlmExtraEntitlementInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &AlmExtraEntitlementInfo,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("licenseType", &v.license_type);
             w.optional("remainingQuantity", &v.remaining_quantity);
@@ -37,7 +37,7 @@ impl serde::Serialize for AlmExtraEntitlementInfo {
             w.optional("activeEdgeCount", &v.active_edge_count);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -47,8 +47,11 @@ impl<'de> serde::Deserialize<'de> for AlmExtraEntitlementInfo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AlmExtraEntitlementInfo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AlmExtraEntitlementInfo,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AlmExtraEntitlementInfo {
                 license_type: f.optional("licenseType"),
                 remaining_quantity: f.optional("remainingQuantity"),
@@ -61,7 +64,7 @@ impl<'de> serde::Deserialize<'de> for AlmExtraEntitlementInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AlmExtraEntitlementInfo"))
     }
 }
@@ -159,7 +162,7 @@ pub struct Assignment {
 }
 impl serde::Serialize for Assignment {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Assignment, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Assignment, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("mspTenantId", &v.msp_tenant_id);
             w.optional("mspEcTenantId", &v.msp_ec_tenant_id);
@@ -186,7 +189,7 @@ impl serde::Serialize for Assignment {
             w.optional("revokedDate", &v.revoked_date);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -196,8 +199,8 @@ impl<'de> serde::Deserialize<'de> for Assignment {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Assignment, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Assignment, ruckus_one_runtime::internal::object::FieldError> {
             let value = Assignment {
                 id: f.optional("id"),
                 msp_tenant_id: f.optional("mspTenantId"),
@@ -228,7 +231,7 @@ impl<'de> serde::Deserialize<'de> for Assignment {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Assignment"))
     }
 }
@@ -403,14 +406,17 @@ pub struct AssignmentAcxRequest {
 }
 impl serde::Serialize for AssignmentAcxRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AssignmentAcxRequest, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AssignmentAcxRequest,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("deviceType", &v.device_type);
             w.field("quantity", &v.quantity);
             w.optional("useTemporaryMspEntitlement", &v.use_temporary_msp_entitlement);
             w.optional("deviceSubType", &v.device_sub_type);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -420,8 +426,11 @@ impl<'de> serde::Deserialize<'de> for AssignmentAcxRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AssignmentAcxRequest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AssignmentAcxRequest,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AssignmentAcxRequest {
                 device_type: f.required("deviceType")?,
                 quantity: f.required("quantity")?,
@@ -432,7 +441,7 @@ impl<'de> serde::Deserialize<'de> for AssignmentAcxRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AssignmentAcxRequest"))
     }
 }
@@ -482,7 +491,7 @@ impl serde::Serialize for AssignmentOperationResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &AssignmentOperationResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("success", &v.success);
             w.optional("assignments", &v.assignments);
@@ -492,7 +501,7 @@ impl serde::Serialize for AssignmentOperationResponse {
             w.optional("requestId", &v.request_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -502,10 +511,10 @@ impl<'de> serde::Deserialize<'de> for AssignmentOperationResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             AssignmentOperationResponse,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = AssignmentOperationResponse {
                 success: f.optional("success"),
@@ -519,7 +528,7 @@ impl<'de> serde::Deserialize<'de> for AssignmentOperationResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AssignmentOperationResponse"))
     }
 }
@@ -809,7 +818,10 @@ pub struct AssignmentSummary {
 }
 impl serde::Serialize for AssignmentSummary {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AssignmentSummary, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AssignmentSummary,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("deviceType", &v.device_type);
             w.optional("deviceSubType", &v.device_sub_type);
             w.optional("quantity", &v.quantity);
@@ -821,7 +833,7 @@ impl serde::Serialize for AssignmentSummary {
             w.optional("isTrial", &v.is_trial);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -831,8 +843,11 @@ impl<'de> serde::Deserialize<'de> for AssignmentSummary {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AssignmentSummary, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AssignmentSummary,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AssignmentSummary {
                 device_type: f.optional("deviceType"),
                 device_sub_type: f.optional("deviceSubType"),
@@ -849,7 +864,7 @@ impl<'de> serde::Deserialize<'de> for AssignmentSummary {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AssignmentSummary"))
     }
 }
@@ -1062,12 +1077,15 @@ pub struct AvailabilityReport {
 }
 impl serde::Serialize for AvailabilityReport {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AvailabilityReport, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AvailabilityReport,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("status", &v.status);
             w.optional("message", &v.message);
             w.field("data", &v.data);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1077,8 +1095,11 @@ impl<'de> serde::Deserialize<'de> for AvailabilityReport {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AvailabilityReport, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AvailabilityReport,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AvailabilityReport {
                 status: f.optional("status"),
                 message: f.optional("message"),
@@ -1087,7 +1108,7 @@ impl<'de> serde::Deserialize<'de> for AvailabilityReport {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AvailabilityReport"))
     }
 }
@@ -1157,7 +1178,7 @@ impl serde::Serialize for AvailabilityReportLicense {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &AvailabilityReportLicense,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("effectiveDate", &v.effective_date);
             w.field("expirationDate", &v.expiration_date);
@@ -1167,7 +1188,7 @@ impl serde::Serialize for AvailabilityReportLicense {
             w.field("isTrial", &v.is_trial);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1177,8 +1198,11 @@ impl<'de> serde::Deserialize<'de> for AvailabilityReportLicense {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AvailabilityReportLicense, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AvailabilityReportLicense,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AvailabilityReportLicense {
                 effective_date: f.required("effectiveDate")?,
                 expiration_date: f.required("expirationDate")?,
@@ -1191,7 +1215,7 @@ impl<'de> serde::Deserialize<'de> for AvailabilityReportLicense {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AvailabilityReportLicense"))
     }
 }
@@ -1364,7 +1388,10 @@ pub struct BannerInformation {
 }
 impl serde::Serialize for BannerInformation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &BannerInformation, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &BannerInformation,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("type", &v.type_);
             w.optional("deviceType", &v.device_type);
             w.optional("multipleLicense", &v.multiple_license);
@@ -1382,7 +1409,7 @@ impl serde::Serialize for BannerInformation {
             w.optional("totalRALicense", &v.total_ra_license);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1392,8 +1419,11 @@ impl<'de> serde::Deserialize<'de> for BannerInformation {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<BannerInformation, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            BannerInformation,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = BannerInformation {
                 type_: f.optional("type"),
                 device_type: f.optional("deviceType"),
@@ -1415,7 +1445,7 @@ impl<'de> serde::Deserialize<'de> for BannerInformation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("BannerInformation"))
     }
 }
@@ -1611,14 +1641,14 @@ impl serde::Serialize for CreateAssignmentRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &CreateAssignmentRequest,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("assignments", &v.assignments);
             w.field("startDate", &v.start_date);
             w.field("endDate", &v.end_date);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1628,8 +1658,11 @@ impl<'de> serde::Deserialize<'de> for CreateAssignmentRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<CreateAssignmentRequest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            CreateAssignmentRequest,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = CreateAssignmentRequest {
                 assignments: f.required("assignments")?,
                 start_date: f.required("startDate")?,
@@ -1638,7 +1671,7 @@ impl<'de> serde::Deserialize<'de> for CreateAssignmentRequest {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("CreateAssignmentRequest"))
     }
 }
@@ -1771,7 +1804,10 @@ pub struct Entitlement {
 }
 impl serde::Serialize for Entitlement {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Entitlement, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &Entitlement,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("createdDate", &v.created_date);
             w.optional("updatedDate", &v.updated_date);
@@ -1801,7 +1837,7 @@ impl serde::Serialize for Entitlement {
             w.optional("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1811,8 +1847,8 @@ impl<'de> serde::Deserialize<'de> for Entitlement {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Entitlement, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Entitlement, ruckus_one_runtime::internal::object::FieldError> {
             let value = Entitlement {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
@@ -1846,7 +1882,7 @@ impl<'de> serde::Deserialize<'de> for Entitlement {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Entitlement"))
     }
 }
@@ -2046,14 +2082,14 @@ impl serde::Serialize for EntitlementAlmExtraEntitlementInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &EntitlementAlmExtraEntitlementInfo,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("licenseType", &v.license_type);
             w.optional("remainingQuantity", &v.remaining_quantity);
             w.optional("soEntQuantity", &v.so_ent_quantity);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2063,10 +2099,10 @@ impl<'de> serde::Deserialize<'de> for EntitlementAlmExtraEntitlementInfo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             EntitlementAlmExtraEntitlementInfo,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = EntitlementAlmExtraEntitlementInfo {
                 license_type: f.optional("licenseType"),
@@ -2077,7 +2113,7 @@ impl<'de> serde::Deserialize<'de> for EntitlementAlmExtraEntitlementInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EntitlementAlmExtraEntitlementInfo"))
     }
 }
@@ -2137,13 +2173,13 @@ impl serde::Serialize for EntitlementAttentionNote {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &EntitlementAttentionNote,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("summary", &v.summary);
             w.optional("details", &v.details);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2153,8 +2189,11 @@ impl<'de> serde::Deserialize<'de> for EntitlementAttentionNote {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EntitlementAttentionNote, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            EntitlementAttentionNote,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = EntitlementAttentionNote {
                 summary: f.optional("summary"),
                 details: f.optional("details"),
@@ -2163,7 +2202,7 @@ impl<'de> serde::Deserialize<'de> for EntitlementAttentionNote {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EntitlementAttentionNote"))
     }
 }
@@ -2212,12 +2251,15 @@ pub struct EntitlementBanner {
 }
 impl serde::Serialize for EntitlementBanner {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EntitlementBanner, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &EntitlementBanner,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("deviceType", &v.device_type);
             w.optional("licenseType", &v.license_type);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2227,8 +2269,11 @@ impl<'de> serde::Deserialize<'de> for EntitlementBanner {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EntitlementBanner, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            EntitlementBanner,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = EntitlementBanner {
                 device_type: f.optional("deviceType"),
                 license_type: f.optional("licenseType"),
@@ -2237,7 +2282,7 @@ impl<'de> serde::Deserialize<'de> for EntitlementBanner {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EntitlementBanner"))
     }
 }
@@ -2293,7 +2338,10 @@ pub struct LicenseBanner {
 }
 impl serde::Serialize for LicenseBanner {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &LicenseBanner, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &LicenseBanner,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("type", &v.type_);
             w.optional("alm", &v.alm);
             w.optional("almExtraInfo", &v.alm_extra_info);
@@ -2310,7 +2358,7 @@ impl serde::Serialize for LicenseBanner {
             w.optional("licenseCount", &v.license_count);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2320,8 +2368,8 @@ impl<'de> serde::Deserialize<'de> for LicenseBanner {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<LicenseBanner, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<LicenseBanner, ruckus_one_runtime::internal::object::FieldError> {
             let value = LicenseBanner {
                 type_: f.optional("type"),
                 alm: f.optional("alm"),
@@ -2342,7 +2390,7 @@ impl<'de> serde::Deserialize<'de> for LicenseBanner {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("LicenseBanner"))
     }
 }
@@ -2730,13 +2778,13 @@ impl serde::Serialize for MileageAvailableQuantity {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &MileageAvailableQuantity,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("quantity", &v.quantity);
             w.optional("expirationDate", &v.expiration_date);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2746,8 +2794,11 @@ impl<'de> serde::Deserialize<'de> for MileageAvailableQuantity {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MileageAvailableQuantity, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            MileageAvailableQuantity,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = MileageAvailableQuantity {
                 quantity: f.optional("quantity"),
                 expiration_date: f.optional("expirationDate"),
@@ -2756,7 +2807,7 @@ impl<'de> serde::Deserialize<'de> for MileageAvailableQuantity {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MileageAvailableQuantity"))
     }
 }
@@ -2821,7 +2872,10 @@ pub struct MileageReport {
 }
 impl serde::Serialize for MileageReport {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MileageReport, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &MileageReport,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("licenseType", &v.license_type);
             w.optional("lastDate", &v.last_date);
             w.optional("device", &v.device);
@@ -2830,7 +2884,7 @@ impl serde::Serialize for MileageReport {
             w.optional("availableBreakUp", &v.available_break_up);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2840,8 +2894,8 @@ impl<'de> serde::Deserialize<'de> for MileageReport {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MileageReport, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<MileageReport, ruckus_one_runtime::internal::object::FieldError> {
             let value = MileageReport {
                 license_type: f.optional("licenseType"),
                 last_date: f.optional("lastDate"),
@@ -2854,7 +2908,7 @@ impl<'de> serde::Deserialize<'de> for MileageReport {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MileageReport"))
     }
 }
@@ -2938,7 +2992,10 @@ pub struct MspEntitlement {
 }
 impl serde::Serialize for MspEntitlement {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MspEntitlement, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &MspEntitlement,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("deviceType", &v.device_type);
             w.optional("deviceSubType", &v.device_sub_type);
@@ -2956,7 +3013,7 @@ impl serde::Serialize for MspEntitlement {
             w.optional("isTrial", &v.is_trial);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2966,8 +3023,8 @@ impl<'de> serde::Deserialize<'de> for MspEntitlement {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MspEntitlement, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<MspEntitlement, ruckus_one_runtime::internal::object::FieldError> {
             let value = MspEntitlement {
                 id: f.optional("id"),
                 device_type: f.optional("deviceType"),
@@ -2989,7 +3046,7 @@ impl<'de> serde::Deserialize<'de> for MspEntitlement {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MspEntitlement"))
     }
 }
@@ -3169,7 +3226,7 @@ impl serde::Serialize for ReplacementAcxRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ReplacementAcxRequest,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("assignmentId", &v.assignment_id);
             w.field("quantity", &v.quantity);
@@ -3177,7 +3234,7 @@ impl serde::Serialize for ReplacementAcxRequest {
             w.optional("endDate", &v.end_date);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3187,8 +3244,11 @@ impl<'de> serde::Deserialize<'de> for ReplacementAcxRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ReplacementAcxRequest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ReplacementAcxRequest,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ReplacementAcxRequest {
                 assignment_id: f.required("assignmentId")?,
                 quantity: f.required("quantity")?,
@@ -3199,7 +3259,7 @@ impl<'de> serde::Deserialize<'de> for ReplacementAcxRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ReplacementAcxRequest"))
     }
 }
@@ -3241,11 +3301,14 @@ pub struct RevocationAcxRequest {
 }
 impl serde::Serialize for RevocationAcxRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &RevocationAcxRequest, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &RevocationAcxRequest,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("assignmentId", &v.assignment_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3255,15 +3318,18 @@ impl<'de> serde::Deserialize<'de> for RevocationAcxRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<RevocationAcxRequest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            RevocationAcxRequest,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = RevocationAcxRequest {
                 assignment_id: f.required("assignmentId")?,
                 additional_fields: f.rest(),
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("RevocationAcxRequest"))
     }
 }
@@ -3295,14 +3361,17 @@ pub struct ValidationErrors {
 }
 impl serde::Serialize for ValidationErrors {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ValidationErrors, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ValidationErrors,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("object", &v.object);
             w.optional("objectName", &v.object_name);
             w.optional("value", &v.value);
             w.optional("expected", &v.expected);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3312,8 +3381,8 @@ impl<'de> serde::Deserialize<'de> for ValidationErrors {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ValidationErrors, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ValidationErrors, ruckus_one_runtime::internal::object::FieldError> {
             let value = ValidationErrors {
                 object: f.optional("object"),
                 object_name: f.optional("objectName"),
@@ -3324,7 +3393,7 @@ impl<'de> serde::Deserialize<'de> for ValidationErrors {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ValidationErrors"))
     }
 }
@@ -3402,7 +3471,7 @@ impl<'a> EntitlementsClient<'a> {
         &self,
         tenant_id: &str,
     ) -> QueryTenantEntitlementAssignments<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_TENANT_ENTITLEMENT_ASSIGNMENTS,
             &[tenant_id],
@@ -3427,7 +3496,7 @@ impl<'a> EntitlementsClient<'a> {
     pub fn create_self_entitlement_assignment(
         &self,
     ) -> CreateSelfEntitlementAssignment<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SELF_ENTITLEMENT_ASSIGNMENT,
             &[],
@@ -3454,7 +3523,7 @@ impl<'a> EntitlementsClient<'a> {
     pub fn query_self_entitlement_assignments(
         &self,
     ) -> QuerySelfEntitlementAssignments<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_SELF_ENTITLEMENT_ASSIGNMENTS,
             &[],
@@ -3480,7 +3549,7 @@ impl<'a> EntitlementsClient<'a> {
         &self,
         id: &str,
     ) -> DeleteSelfEntitlementAssignment<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SELF_ENTITLEMENT_ASSIGNMENT,
             &[id],
@@ -3507,7 +3576,7 @@ impl<'a> EntitlementsClient<'a> {
         &self,
         id: &str,
     ) -> PatchSelfEntitlementAssignment<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_SELF_ENTITLEMENT_ASSIGNMENT,
             &[id],
@@ -3533,7 +3602,7 @@ impl<'a> EntitlementsClient<'a> {
     #[doc(alias = "POST /entitlements/query")]
     #[inline]
     pub fn query_entitlements(&self) -> QueryEntitlements<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_ENTITLEMENTS,
             &[],
@@ -3560,7 +3629,7 @@ impl<'a> EntitlementsClient<'a> {
     #[doc(alias = "getSummary")]
     #[inline]
     pub fn query_entitlement_utilizations(&self) -> QueryEntitlementUtilizations<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_ENTITLEMENT_UTILIZATIONS,
             &[],
@@ -3586,7 +3655,7 @@ impl<'a> EntitlementsClient<'a> {
     #[doc(alias = "POST /entitlements/mileageReports/query")]
     #[inline]
     pub fn query_mileage_reports(&self) -> QueryMileageReports<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_MILEAGE_REPORTS,
             &[],
@@ -3609,7 +3678,11 @@ impl<'a> EntitlementsClient<'a> {
     #[doc(alias = "POST /entitlements/compliances/query")]
     #[inline]
     pub fn query_compliances(&self) -> QueryCompliances<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &QUERY_COMPLIANCES, &[]);
+        let req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &QUERY_COMPLIANCES,
+            &[],
+        );
         QueryCompliances { req }
     }
     /// Query banners.
@@ -3631,7 +3704,11 @@ impl<'a> EntitlementsClient<'a> {
     #[doc(alias = "getBanners_1")]
     #[inline]
     pub fn query_banners(&self) -> QueryBanners<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &QUERY_BANNERS, &[]);
+        let req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &QUERY_BANNERS,
+            &[],
+        );
         QueryBanners { req }
     }
     /// Query availability reports.
@@ -3650,7 +3727,7 @@ impl<'a> EntitlementsClient<'a> {
     #[doc(alias = "POST /entitlements/availabilityReports/query")]
     #[inline]
     pub fn query_availability_reports(&self) -> QueryAvailabilityReports<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_AVAILABILITY_REPORTS,
             &[],
@@ -3675,7 +3752,7 @@ impl<'a> EntitlementsClient<'a> {
     #[doc(alias = "POST /entitlements/availabilityReports/query")]
     #[inline]
     pub fn query_availability_reports_v2(&self) -> QueryAvailabilityReportsV2<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_AVAILABILITY_REPORTS_V2,
             &[],
@@ -3699,7 +3776,7 @@ impl<'a> EntitlementsClient<'a> {
     #[doc(alias = "POST /entitlements/attentionNotes/query")]
     #[inline]
     pub fn query_attention_notes(&self) -> QueryAttentionNotes<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_ATTENTION_NOTES,
             &[],
@@ -3719,7 +3796,7 @@ impl<'a> EntitlementsClient<'a> {
     #[doc(alias = "GET /entitlements/settings")]
     #[inline]
     pub fn get_entitlement_settings(&self) -> GetEntitlementSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ENTITLEMENT_SETTINGS,
             &[],
@@ -3740,7 +3817,7 @@ impl<'a> EntitlementsClient<'a> {
     #[doc(alias = "PATCH /entitlements/settings")]
     #[inline]
     pub fn patch_entitlement_settings(&self) -> PatchEntitlementSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_ENTITLEMENT_SETTINGS,
             &[],
@@ -3762,7 +3839,7 @@ impl<'a> EntitlementsClient<'a> {
     pub fn list_entitlement_license_usage_reports(
         &self,
     ) -> ListEntitlementLicenseUsageReports<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_ENTITLEMENT_LICENSE_USAGE_REPORTS,
             &[],
@@ -3787,7 +3864,11 @@ impl<'a> EntitlementsClient<'a> {
     )]
     #[inline]
     pub fn list_banners(&self) -> ListBanners<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &LIST_BANNERS, &[]);
+        let req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &LIST_BANNERS,
+            &[],
+        );
         ListBanners { req }
     }
     /// List assignments.
@@ -3803,7 +3884,7 @@ impl<'a> EntitlementsClient<'a> {
     #[doc(alias = "GET /assignments")]
     #[inline]
     pub fn list_entitlement_assignments(&self) -> ListEntitlementAssignments<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_ENTITLEMENT_ASSIGNMENTS,
             &[],
@@ -3827,7 +3908,7 @@ impl<'a> EntitlementsClient<'a> {
         &self,
         body: &CreateAssignmentRequest,
     ) -> CreateEntitlementAssignment<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_ENTITLEMENT_ASSIGNMENT,
             &[],
@@ -3852,7 +3933,7 @@ impl<'a> EntitlementsClient<'a> {
         &self,
         body: &Vec<RevocationAcxRequest>,
     ) -> DeleteEntitlementAssignments<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_ENTITLEMENT_ASSIGNMENTS,
             &[],
@@ -3880,7 +3961,7 @@ impl<'a> EntitlementsClient<'a> {
         &self,
         body: &Vec<ReplacementAcxRequest>,
     ) -> PatchEntitlementAssignments<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_ENTITLEMENT_ASSIGNMENTS,
             &[],
@@ -3903,7 +3984,7 @@ impl<'a> EntitlementsClient<'a> {
     pub fn list_entitlement_assignment_summaries(
         &self,
     ) -> ListEntitlementAssignmentSummaries<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_ENTITLEMENT_ASSIGNMENT_SUMMARIES,
             &[],
@@ -3929,7 +4010,11 @@ impl<'a> EntitlementsClient<'a> {
     )]
     #[inline]
     pub fn list_entitlements(&self) -> ListEntitlements<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &LIST_ENTITLEMENTS, &[]);
+        let req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &LIST_ENTITLEMENTS,
+            &[],
+        );
         ListEntitlements { req }
     }
     /// List entitlement summaries.
@@ -3951,7 +4036,7 @@ impl<'a> EntitlementsClient<'a> {
     )]
     #[inline]
     pub fn list_entitlement_summaries(&self) -> ListEntitlementSummaries<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_ENTITLEMENT_SUMMARIES,
             &[],
@@ -3972,7 +4057,7 @@ impl<'a> EntitlementsClient<'a> {
     )]
     #[inline]
     pub fn list_license_usage_reports(&self) -> ListLicenseUsageReports<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_LICENSE_USAGE_REPORTS,
             &[],
@@ -3996,7 +4081,7 @@ impl<'a> EntitlementsClient<'a> {
     )]
     #[inline]
     pub fn list_msp_entitlements(&self) -> ListMspEntitlements<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_MSP_ENTITLEMENTS,
             &[],
@@ -4020,7 +4105,7 @@ impl<'a> EntitlementsClient<'a> {
     )]
     #[inline]
     pub fn list_msp_entitlement_summaries(&self) -> ListMspEntitlementSummaries<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_MSP_ENTITLEMENT_SUMMARIES,
             &[],
@@ -4041,22 +4126,26 @@ impl<'a> EntitlementsClient<'a> {
     )]
     #[inline]
     pub fn list_msp_banners(&self) -> ListMspBanners<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &LIST_MSP_BANNERS, &[]);
+        let req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &LIST_MSP_BANNERS,
+            &[],
+        );
         ListMspBanners { req }
     }
 }
-static QUERY_TENANT_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_TENANT_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_tenant_entitlement_assignments",
     method: ruckus_one_runtime::Method::Post,
     path: "/tenants/{tenantId}/entitlements/assignments/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::query_tenant_entitlement_assignments` (Query entitlement assignments of a tenant).
@@ -4066,7 +4155,7 @@ static QUERY_TENANT_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruc
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryTenantEntitlementAssignments<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryTenantEntitlementAssignments<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4081,8 +4170,8 @@ impl<'a> QueryTenantEntitlementAssignments<'a> {
         self.req.json(body);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -4134,18 +4223,18 @@ impl<'a> QueryTenantEntitlementAssignments<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_self_entitlement_assignment",
     method: ruckus_one_runtime::Method::Post,
     path: "/tenants/self/entitlements/assignments",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::create_self_entitlement_assignment` (Create entitlement assignment of the own tenant).
@@ -4155,7 +4244,7 @@ static CREATE_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = rucku
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSelfEntitlementAssignment<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateSelfEntitlementAssignment<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4204,18 +4293,18 @@ impl<'a> CreateSelfEntitlementAssignment<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_SELF_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_SELF_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_self_entitlement_assignments",
     method: ruckus_one_runtime::Method::Post,
     path: "/tenants/self/entitlements/assignments/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::query_self_entitlement_assignments` (Query entitlement assignments of the own tenant).
@@ -4225,7 +4314,7 @@ static QUERY_SELF_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = rucku
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySelfEntitlementAssignments<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QuerySelfEntitlementAssignments<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4240,8 +4329,8 @@ impl<'a> QuerySelfEntitlementAssignments<'a> {
         self.req.json(body);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -4293,18 +4382,18 @@ impl<'a> QuerySelfEntitlementAssignments<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_self_entitlement_assignment",
     method: ruckus_one_runtime::Method::Delete,
     path: "/tenants/self/entitlements/assignments/{id}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::delete_self_entitlement_assignment` (Delete entitlement assignment of the own tenant).
@@ -4313,7 +4402,7 @@ static DELETE_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = rucku
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSelfEntitlementAssignment<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSelfEntitlementAssignment<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4356,18 +4445,18 @@ impl<'a> DeleteSelfEntitlementAssignment<'a> {
         self.req.send_json_with_response()
     }
 }
-static PATCH_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static PATCH_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_self_entitlement_assignment",
     method: ruckus_one_runtime::Method::Patch,
     path: "/tenants/self/entitlements/assignments/{id}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::patch_self_entitlement_assignment` (Update entitlement assignment of the own tenant (partial)).
@@ -4377,7 +4466,7 @@ static PATCH_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = ruckus
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchSelfEntitlementAssignment<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> PatchSelfEntitlementAssignment<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4426,18 +4515,18 @@ impl<'a> PatchSelfEntitlementAssignment<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_ENTITLEMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_ENTITLEMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_entitlements",
     method: ruckus_one_runtime::Method::Post,
     path: "/entitlements/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::query_entitlements` (Query entitlements).
@@ -4447,7 +4536,7 @@ static QUERY_ENTITLEMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryEntitlements<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryEntitlements<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4462,8 +4551,8 @@ impl<'a> QueryEntitlements<'a> {
         self.req.json(body);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -4515,22 +4604,22 @@ impl<'a> QueryEntitlements<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_ENTITLEMENT_UTILIZATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_ENTITLEMENT_UTILIZATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_entitlement_utilizations",
     method: ruckus_one_runtime::Method::Post,
     path: "/entitlements/utilizations/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Representations offered by `query_entitlement_utilizations`; the first is the default.
@@ -4547,7 +4636,7 @@ pub type QueryEntitlementUtilizationsVersion = super::versions::JsonOrV1_1;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryEntitlementUtilizations<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryEntitlementUtilizations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4568,8 +4657,8 @@ impl<'a> QueryEntitlementUtilizations<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -4621,18 +4710,18 @@ impl<'a> QueryEntitlementUtilizations<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_MILEAGE_REPORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_MILEAGE_REPORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_mileage_reports",
     method: ruckus_one_runtime::Method::Post,
     path: "/entitlements/mileageReports/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::query_mileage_reports` (Query mileage reports).
@@ -4642,7 +4731,7 @@ static QUERY_MILEAGE_REPORTS: ruckus_one_runtime::Operation = ruckus_one_runtime
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryMileageReports<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryMileageReports<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4657,8 +4746,8 @@ impl<'a> QueryMileageReports<'a> {
         self.req.json(body);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -4710,18 +4799,18 @@ impl<'a> QueryMileageReports<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_COMPLIANCES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_COMPLIANCES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_compliances",
     method: ruckus_one_runtime::Method::Post,
     path: "/entitlements/compliances/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::query_compliances` (Query compliances).
@@ -4731,7 +4820,7 @@ static QUERY_COMPLIANCES: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryCompliances<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryCompliances<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4746,8 +4835,8 @@ impl<'a> QueryCompliances<'a> {
         self.req.json(body);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -4799,18 +4888,18 @@ impl<'a> QueryCompliances<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_BANNERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_BANNERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_banners",
     method: ruckus_one_runtime::Method::Post,
     path: "/entitlements/banners/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::query_banners` (Query banners).
@@ -4820,7 +4909,7 @@ static QUERY_BANNERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryBanners<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryBanners<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4835,8 +4924,8 @@ impl<'a> QueryBanners<'a> {
         self.req.json(body);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -4888,18 +4977,18 @@ impl<'a> QueryBanners<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_AVAILABILITY_REPORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_AVAILABILITY_REPORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_availability_reports",
     method: ruckus_one_runtime::Method::Post,
     path: "/entitlements/availabilityReports/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::query_availability_reports` (Query availability reports).
@@ -4909,7 +4998,7 @@ static QUERY_AVAILABILITY_REPORTS: ruckus_one_runtime::Operation = ruckus_one_ru
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryAvailabilityReports<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryAvailabilityReports<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4958,18 +5047,18 @@ impl<'a> QueryAvailabilityReports<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_AVAILABILITY_REPORTS_V2: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_AVAILABILITY_REPORTS_V2: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_availability_reports_v2",
     method: ruckus_one_runtime::Method::Post,
     path: "/entitlements/availabilityReports/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/vnd.ruckus.v2+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::query_availability_reports_v2` (Query availability reports (v2)).
@@ -4979,7 +5068,7 @@ static QUERY_AVAILABILITY_REPORTS_V2: ruckus_one_runtime::Operation = ruckus_one
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryAvailabilityReportsV2<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryAvailabilityReportsV2<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4994,8 +5083,8 @@ impl<'a> QueryAvailabilityReportsV2<'a> {
         self.req.json(body);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -5047,18 +5136,18 @@ impl<'a> QueryAvailabilityReportsV2<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_ATTENTION_NOTES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_ATTENTION_NOTES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_attention_notes",
     method: ruckus_one_runtime::Method::Post,
     path: "/entitlements/attentionNotes/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::query_attention_notes` (Query attention notes).
@@ -5068,7 +5157,7 @@ static QUERY_ATTENTION_NOTES: ruckus_one_runtime::Operation = ruckus_one_runtime
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryAttentionNotes<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryAttentionNotes<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5083,8 +5172,8 @@ impl<'a> QueryAttentionNotes<'a> {
         self.req.json(body);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -5136,18 +5225,18 @@ impl<'a> QueryAttentionNotes<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_ENTITLEMENT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ENTITLEMENT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_entitlement_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/entitlements/settings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::get_entitlement_settings` (Get entitlement settings).
@@ -5156,7 +5245,7 @@ static GET_ENTITLEMENT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runt
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEntitlementSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetEntitlementSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5199,18 +5288,18 @@ impl<'a> GetEntitlementSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static PATCH_ENTITLEMENT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static PATCH_ENTITLEMENT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_entitlement_settings",
     method: ruckus_one_runtime::Method::Patch,
     path: "/entitlements/settings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::patch_entitlement_settings` (Update entitlement settings (partial)).
@@ -5220,7 +5309,7 @@ static PATCH_ENTITLEMENT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_ru
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchEntitlementSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> PatchEntitlementSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5269,18 +5358,18 @@ impl<'a> PatchEntitlementSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_ENTITLEMENT_LICENSE_USAGE_REPORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_ENTITLEMENT_LICENSE_USAGE_REPORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_entitlement_license_usage_reports",
     method: ruckus_one_runtime::Method::Get,
     path: "/entitlements/licenseUsageReports",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::list_entitlement_license_usage_reports` (List license usage reports).
@@ -5289,7 +5378,7 @@ static LIST_ENTITLEMENT_LICENSE_USAGE_REPORTS: ruckus_one_runtime::Operation = r
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListEntitlementLicenseUsageReports<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListEntitlementLicenseUsageReports<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5332,18 +5421,18 @@ impl<'a> ListEntitlementLicenseUsageReports<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_BANNERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_BANNERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_banners",
     method: ruckus_one_runtime::Method::Get,
     path: "/banners",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::list_banners` (List banners).
@@ -5353,7 +5442,7 @@ static LIST_BANNERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListBanners<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListBanners<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5414,18 +5503,18 @@ impl<'a> ListBanners<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_entitlement_assignments",
     method: ruckus_one_runtime::Method::Get,
     path: "/assignments",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
 /// Request builder for `EntitlementsClient::list_entitlement_assignments` (List assignments).
@@ -5434,7 +5523,7 @@ static LIST_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListEntitlementAssignments<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListEntitlementAssignments<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5477,18 +5566,18 @@ impl<'a> ListEntitlementAssignments<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_entitlement_assignment",
     method: ruckus_one_runtime::Method::Post,
     path: "/assignments",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
 /// Request builder for `EntitlementsClient::create_entitlement_assignment` (Create assignment).
@@ -5497,7 +5586,7 @@ static CREATE_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = ruckus_one
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateEntitlementAssignment<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateEntitlementAssignment<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5540,18 +5629,18 @@ impl<'a> CreateEntitlementAssignment<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_entitlement_assignments",
     method: ruckus_one_runtime::Method::Delete,
     path: "/assignments",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
 /// Request builder for `EntitlementsClient::delete_entitlement_assignments` (Delete assignments).
@@ -5560,7 +5649,7 @@ static DELETE_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_on
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteEntitlementAssignments<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteEntitlementAssignments<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5598,18 +5687,18 @@ impl<'a> DeleteEntitlementAssignments<'a> {
         self.req.send_empty_with_response()
     }
 }
-static PATCH_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static PATCH_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_entitlement_assignments",
     method: ruckus_one_runtime::Method::Patch,
     path: "/assignments",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
 /// Request builder for `EntitlementsClient::patch_entitlement_assignments` (Update assignments (partial)).
@@ -5618,7 +5707,7 @@ static PATCH_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchEntitlementAssignments<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> PatchEntitlementAssignments<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5661,18 +5750,18 @@ impl<'a> PatchEntitlementAssignments<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_ENTITLEMENT_ASSIGNMENT_SUMMARIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_ENTITLEMENT_ASSIGNMENT_SUMMARIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_entitlement_assignment_summaries",
     method: ruckus_one_runtime::Method::Get,
     path: "/assignments/summaries",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
 /// Request builder for `EntitlementsClient::list_entitlement_assignment_summaries` (List assignment summaries).
@@ -5681,7 +5770,7 @@ static LIST_ENTITLEMENT_ASSIGNMENT_SUMMARIES: ruckus_one_runtime::Operation = ru
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListEntitlementAssignmentSummaries<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListEntitlementAssignmentSummaries<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5724,18 +5813,18 @@ impl<'a> ListEntitlementAssignmentSummaries<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_ENTITLEMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_ENTITLEMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_entitlements",
     method: ruckus_one_runtime::Method::Get,
     path: "/entitlements",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::list_entitlements` (List entitlements).
@@ -5744,7 +5833,7 @@ static LIST_ENTITLEMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListEntitlements<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListEntitlements<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5787,18 +5876,18 @@ impl<'a> ListEntitlements<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_ENTITLEMENT_SUMMARIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_ENTITLEMENT_SUMMARIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_entitlement_summaries",
     method: ruckus_one_runtime::Method::Get,
     path: "/entitlements/summaries",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::list_entitlement_summaries` (List entitlement summaries).
@@ -5807,7 +5896,7 @@ static LIST_ENTITLEMENT_SUMMARIES: ruckus_one_runtime::Operation = ruckus_one_ru
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListEntitlementSummaries<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListEntitlementSummaries<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5877,18 +5966,18 @@ impl<'a> ListEntitlementSummaries<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static LIST_LICENSE_USAGE_REPORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_LICENSE_USAGE_REPORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_license_usage_reports",
     method: ruckus_one_runtime::Method::Get,
     path: "/licenseUsageReports",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
 /// Request builder for `EntitlementsClient::list_license_usage_reports` (List license usage reports (older path)).
@@ -5897,7 +5986,7 @@ static LIST_LICENSE_USAGE_REPORTS: ruckus_one_runtime::Operation = ruckus_one_ru
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListLicenseUsageReports<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListLicenseUsageReports<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5940,18 +6029,18 @@ impl<'a> ListLicenseUsageReports<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_MSP_ENTITLEMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_MSP_ENTITLEMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_entitlements",
     method: ruckus_one_runtime::Method::Get,
     path: "/mspEntitlements",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
 /// Request builder for `EntitlementsClient::list_msp_entitlements` (List MSP entitlements).
@@ -5960,7 +6049,7 @@ static LIST_MSP_ENTITLEMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspEntitlements<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListMspEntitlements<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6003,18 +6092,18 @@ impl<'a> ListMspEntitlements<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_MSP_ENTITLEMENT_SUMMARIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_MSP_ENTITLEMENT_SUMMARIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_entitlement_summaries",
     method: ruckus_one_runtime::Method::Get,
     path: "/mspEntitlements/summaries",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
 /// Request builder for `EntitlementsClient::list_msp_entitlement_summaries` (List MSP entitlement summaries).
@@ -6023,7 +6112,7 @@ static LIST_MSP_ENTITLEMENT_SUMMARIES: ruckus_one_runtime::Operation = ruckus_on
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspEntitlementSummaries<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListMspEntitlementSummaries<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6066,18 +6155,18 @@ impl<'a> ListMspEntitlementSummaries<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_MSP_BANNERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_MSP_BANNERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_banners",
     method: ruckus_one_runtime::Method::Get,
     path: "/mspBanners",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
 /// Request builder for `EntitlementsClient::list_msp_banners` (List MSP banners).
@@ -6086,7 +6175,7 @@ static LIST_MSP_BANNERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspBanners<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListMspBanners<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

@@ -74,7 +74,7 @@ pub struct ClientV1 {
 }
 impl serde::Serialize for ClientV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ClientV1, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &ClientV1, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("clientMac", &v.client_mac);
             w.optional("connectSince", &v.connect_since);
             w.optional("serialNumber", &v.serial_number);
@@ -116,7 +116,7 @@ impl serde::Serialize for ClientV1 {
             w.optional("venueInformation", &v.venue_information);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -126,8 +126,8 @@ impl<'de> serde::Deserialize<'de> for ClientV1 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ClientV1, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ClientV1, ruckus_one_runtime::internal::object::FieldError> {
             let value = ClientV1 {
                 client_mac: f.optional("clientMac"),
                 connect_since: f.optional("connectSince"),
@@ -173,7 +173,7 @@ impl<'de> serde::Deserialize<'de> for ClientV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ClientV1"))
     }
 }
@@ -473,7 +473,7 @@ impl std::fmt::Debug for CreateWifiNetworkGuestUserResponse {
                 f.debug_tuple("OperationResponseGuestUser").field(v).finish()
             }
             Self::Unknown(v) => {
-                ruckus_one_runtime::union::debug_unknown(f, v, &["password"])
+                ruckus_one_runtime::internal::union::debug_unknown(f, v, &["password"])
             }
         }
     }
@@ -495,19 +495,23 @@ impl<'de> serde::Deserialize<'de> for CreateWifiNetworkGuestUserResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = ruckus_one_runtime::union::read(deserializer)?;
-        for i in ruckus_one_runtime::union::by_fit(
+        let value = ruckus_one_runtime::internal::union::read(deserializer)?;
+        for i in ruckus_one_runtime::internal::union::by_fit(
             &value,
             &[&["requestId", "response"], &["requestId", "response"]],
         ) {
             match i {
                 0 => {
-                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                    if let Some(v) = ruckus_one_runtime::internal::union::try_decode(
+                        &value,
+                    ) {
                         return Ok(Self::OperationResponseListGuestUserImportResponse(v));
                     }
                 }
                 1 => {
-                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                    if let Some(v) = ruckus_one_runtime::internal::union::try_decode(
+                        &value,
+                    ) {
                         return Ok(Self::OperationResponseGuestUser(v));
                     }
                 }
@@ -577,7 +581,7 @@ pub struct Guest {
 }
 impl serde::Serialize for Guest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Guest, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Guest, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("name", &v.name);
             w.optional("id", &v.id);
             w.optional("creationDate", &v.creation_date);
@@ -610,7 +614,7 @@ impl serde::Serialize for Guest {
             w.optional("wifiNetworkId", &v.wifi_network_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -620,8 +624,8 @@ impl<'de> serde::Deserialize<'de> for Guest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Guest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Guest, ruckus_one_runtime::internal::object::FieldError> {
             let value = Guest {
                 name: f.optional("name"),
                 id: f.optional("id"),
@@ -658,7 +662,7 @@ impl<'de> serde::Deserialize<'de> for Guest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Guest"))
     }
 }
@@ -1031,7 +1035,7 @@ pub struct GuestUser {
 }
 impl serde::Serialize for GuestUser {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &GuestUser, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &GuestUser, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("guestUserType", &v.guest_user_type);
             w.optional("id", &v.id);
             w.optional("createdDate", &v.created_date);
@@ -1053,7 +1057,7 @@ impl serde::Serialize for GuestUser {
             w.optional("wifiNetworkId", &v.wifi_network_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1063,8 +1067,8 @@ impl<'de> serde::Deserialize<'de> for GuestUser {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<GuestUser, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<GuestUser, ruckus_one_runtime::internal::object::FieldError> {
             let value = GuestUser {
                 guest_user_type: f.optional("guestUserType"),
                 id: f.optional("id"),
@@ -1090,7 +1094,7 @@ impl<'de> serde::Deserialize<'de> for GuestUser {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("GuestUser"))
     }
 }
@@ -1240,12 +1244,15 @@ pub struct GuestUserAction {
 }
 impl serde::Serialize for GuestUserAction {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &GuestUserAction, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &GuestUserAction,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("action", &v.action);
             w.optional("password", &v.password);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1255,8 +1262,8 @@ impl<'de> serde::Deserialize<'de> for GuestUserAction {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<GuestUserAction, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<GuestUserAction, ruckus_one_runtime::internal::object::FieldError> {
             let value = GuestUserAction {
                 action: f.required("action")?,
                 password: f.optional("password"),
@@ -1265,7 +1272,7 @@ impl<'de> serde::Deserialize<'de> for GuestUserAction {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("GuestUserAction"))
     }
 }
@@ -1420,13 +1427,16 @@ pub struct GuestUserExpiration {
 }
 impl serde::Serialize for GuestUserExpiration {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &GuestUserExpiration, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &GuestUserExpiration,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("activationType", &v.activation_type);
             w.optional("duration", &v.duration);
             w.optional("unit", &v.unit);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1436,8 +1446,11 @@ impl<'de> serde::Deserialize<'de> for GuestUserExpiration {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<GuestUserExpiration, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            GuestUserExpiration,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = GuestUserExpiration {
                 activation_type: f.required("activationType")?,
                 duration: f.optional("duration"),
@@ -1447,7 +1460,7 @@ impl<'de> serde::Deserialize<'de> for GuestUserExpiration {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("GuestUserExpiration"))
     }
 }
@@ -1688,12 +1701,15 @@ pub struct GuestUserImport {
 }
 impl serde::Serialize for GuestUserImport {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &GuestUserImport, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &GuestUserImport,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("downloadUrl", &v.download_url);
             w.optional("data", &v.data);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1703,8 +1719,8 @@ impl<'de> serde::Deserialize<'de> for GuestUserImport {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<GuestUserImport, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<GuestUserImport, ruckus_one_runtime::internal::object::FieldError> {
             let value = GuestUserImport {
                 download_url: f.optional("downloadUrl"),
                 data: f.optional("data"),
@@ -1713,7 +1729,7 @@ impl<'de> serde::Deserialize<'de> for GuestUserImport {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("GuestUserImport"))
     }
 }
@@ -1766,7 +1782,10 @@ pub struct GuestUserQueryData {
 }
 impl serde::Serialize for GuestUserQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &GuestUserQueryData, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &GuestUserQueryData,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("name", &v.name);
             w.optional("id", &v.id);
             w.optional("creationDate", &v.creation_date);
@@ -1782,7 +1801,7 @@ impl serde::Serialize for GuestUserQueryData {
             w.optional("devicesMac", &v.devices_mac);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1792,8 +1811,11 @@ impl<'de> serde::Deserialize<'de> for GuestUserQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<GuestUserQueryData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            GuestUserQueryData,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = GuestUserQueryData {
                 name: f.optional("name"),
                 id: f.optional("id"),
@@ -1813,7 +1835,7 @@ impl<'de> serde::Deserialize<'de> for GuestUserQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("GuestUserQueryData"))
     }
 }
@@ -1978,14 +2000,17 @@ pub struct GuestUserUpdate {
 }
 impl serde::Serialize for GuestUserUpdate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &GuestUserUpdate, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &GuestUserUpdate,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("disabled", &v.disabled);
             w.optional("action", &v.action);
             w.optional("password", &v.password);
             w.optional("deliveryMethods", &v.delivery_methods);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1995,8 +2020,8 @@ impl<'de> serde::Deserialize<'de> for GuestUserUpdate {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<GuestUserUpdate, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<GuestUserUpdate, ruckus_one_runtime::internal::object::FieldError> {
             let value = GuestUserUpdate {
                 disabled: f.optional("disabled"),
                 action: f.optional("action"),
@@ -2007,7 +2032,7 @@ impl<'de> serde::Deserialize<'de> for GuestUserUpdate {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("GuestUserUpdate"))
     }
 }
@@ -2141,7 +2166,10 @@ pub struct GuestUserWithoutId {
 }
 impl serde::Serialize for GuestUserWithoutId {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &GuestUserWithoutId, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &GuestUserWithoutId,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("createdDate", &v.created_date);
             w.optional("lastModified", &v.last_modified);
             w.field("name", &v.name);
@@ -2162,7 +2190,7 @@ impl serde::Serialize for GuestUserWithoutId {
             w.optional("networkId", &v.network_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2172,8 +2200,11 @@ impl<'de> serde::Deserialize<'de> for GuestUserWithoutId {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<GuestUserWithoutId, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            GuestUserWithoutId,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = GuestUserWithoutId {
                 created_date: f.optional("createdDate"),
                 last_modified: f.optional("lastModified"),
@@ -2198,7 +2229,7 @@ impl<'de> serde::Deserialize<'de> for GuestUserWithoutId {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("GuestUserWithoutId"))
     }
 }
@@ -2376,13 +2407,13 @@ impl serde::Serialize for OperationResponseGuestUser {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &OperationResponseGuestUser,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2392,8 +2423,11 @@ impl<'de> serde::Deserialize<'de> for OperationResponseGuestUser {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<OperationResponseGuestUser, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            OperationResponseGuestUser,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = OperationResponseGuestUser {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
@@ -2402,7 +2436,7 @@ impl<'de> serde::Deserialize<'de> for OperationResponseGuestUser {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("OperationResponseGuestUser"))
     }
 }
@@ -2445,13 +2479,13 @@ impl serde::Serialize for OperationResponseGuestUserWithoutId {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &OperationResponseGuestUserWithoutId,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2461,10 +2495,10 @@ impl<'de> serde::Deserialize<'de> for OperationResponseGuestUserWithoutId {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             OperationResponseGuestUserWithoutId,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = OperationResponseGuestUserWithoutId {
                 request_id: f.optional("requestId"),
@@ -2474,7 +2508,7 @@ impl<'de> serde::Deserialize<'de> for OperationResponseGuestUserWithoutId {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("OperationResponseGuestUserWithoutId"))
     }
 }
@@ -2517,13 +2551,13 @@ impl serde::Serialize for OperationResponseListGuestUserImportResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &OperationResponseListGuestUserImportResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2533,10 +2567,10 @@ impl<'de> serde::Deserialize<'de> for OperationResponseListGuestUserImportRespon
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             OperationResponseListGuestUserImportResponse,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = OperationResponseListGuestUserImportResponse {
                 request_id: f.optional("requestId"),
@@ -2546,7 +2580,7 @@ impl<'de> serde::Deserialize<'de> for OperationResponseListGuestUserImportRespon
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("OperationResponseListGuestUserImportResponse"))
     }
@@ -2594,7 +2628,10 @@ pub struct QueryResponseGuest {
 }
 impl serde::Serialize for QueryResponseGuest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &QueryResponseGuest, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &QueryResponseGuest,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
@@ -2604,7 +2641,7 @@ impl serde::Serialize for QueryResponseGuest {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2614,8 +2651,11 @@ impl<'de> serde::Deserialize<'de> for QueryResponseGuest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<QueryResponseGuest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            QueryResponseGuest,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = QueryResponseGuest {
                 fields: f.optional("fields"),
                 total_count: f.optional("totalCount"),
@@ -2629,7 +2669,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseGuest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("QueryResponseGuest"))
     }
 }
@@ -2711,7 +2751,7 @@ impl serde::Serialize for QueryResponseGuestUserQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponseGuestUserQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -2722,7 +2762,7 @@ impl serde::Serialize for QueryResponseGuestUserQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2732,10 +2772,10 @@ impl<'de> serde::Deserialize<'de> for QueryResponseGuestUserQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponseGuestUserQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseGuestUserQueryData {
                 fields: f.optional("fields"),
@@ -2750,7 +2790,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseGuestUserQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("QueryResponseGuestUserQueryData"))
     }
 }
@@ -2854,7 +2894,7 @@ impl<'a> GuestUsersClient<'a> {
         network_id: &str,
         body: ruckus_one_runtime::Multipart,
     ) -> ImportNetworkGuestUsers<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &IMPORT_NETWORK_GUEST_USERS,
             &[network_id],
@@ -2879,7 +2919,7 @@ impl<'a> GuestUsersClient<'a> {
     )]
     #[inline]
     pub fn list_guest_users_legacy(&self) -> ListGuestUsersLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_GUEST_USERS_LEGACY,
             &[],
@@ -2904,7 +2944,7 @@ impl<'a> GuestUsersClient<'a> {
     )]
     #[inline]
     pub fn create_guest_user_legacy(&self) -> CreateGuestUserLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_GUEST_USER_LEGACY,
             &[],
@@ -2928,7 +2968,7 @@ impl<'a> GuestUsersClient<'a> {
     )]
     #[inline]
     pub fn delete_guest_users_legacy(&self) -> DeleteGuestUsersLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_GUEST_USERS_LEGACY,
             &[],
@@ -2953,7 +2993,7 @@ impl<'a> GuestUsersClient<'a> {
     )]
     #[inline]
     pub fn get_guest_user_legacy(&self, guest_user_id: &str) -> GetGuestUserLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_GUEST_USER_LEGACY,
             &[guest_user_id],
@@ -2982,7 +3022,7 @@ impl<'a> GuestUsersClient<'a> {
         &self,
         guest_user_id: &str,
     ) -> PatchGuestUserLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_GUEST_USER_LEGACY,
             &[guest_user_id],
@@ -3010,7 +3050,7 @@ impl<'a> GuestUsersClient<'a> {
         &self,
         guest_user_id: &str,
     ) -> DeleteGuestUserLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_GUEST_USER_LEGACY,
             &[guest_user_id],
@@ -3045,7 +3085,7 @@ impl<'a> GuestUsersClient<'a> {
         max_devices: i64,
         body: &GuestUser,
     ) -> CreateWifiNetworkGuestUser<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_WIFI_NETWORK_GUEST_USER,
             &[wifi_network_id],
@@ -3073,7 +3113,7 @@ impl<'a> GuestUsersClient<'a> {
         wifi_network_id: &str,
         body: &GuestUserAction,
     ) -> PatchWifiNetworkGuestUsers<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_WIFI_NETWORK_GUEST_USERS,
             &[wifi_network_id],
@@ -3097,7 +3137,7 @@ impl<'a> GuestUsersClient<'a> {
         wifi_network_id: &str,
         guest_user_id: &str,
     ) -> GetWifiNetworkGuestUser<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_WIFI_NETWORK_GUEST_USER,
             &[wifi_network_id, guest_user_id],
@@ -3125,7 +3165,7 @@ impl<'a> GuestUsersClient<'a> {
         guest_user_id: &str,
         body: &GuestUserUpdate,
     ) -> PatchWifiNetworkGuestUser<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_WIFI_NETWORK_GUEST_USER,
             &[wifi_network_id, guest_user_id],
@@ -3149,7 +3189,7 @@ impl<'a> GuestUsersClient<'a> {
         wifi_network_id: &str,
         guest_user_id: &str,
     ) -> DeleteWifiNetworkGuestUser<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_WIFI_NETWORK_GUEST_USER,
             &[wifi_network_id, guest_user_id],
@@ -3178,7 +3218,7 @@ impl<'a> GuestUsersClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryGuestUsers<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_GUEST_USERS,
             &[],
@@ -3208,7 +3248,7 @@ impl<'a> GuestUsersClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryGuestUsersV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_GUEST_USERS_V1,
             &[],
@@ -3232,7 +3272,7 @@ impl<'a> GuestUsersClient<'a> {
     #[doc(alias = "POST /guestUsers/query/csvFiles")]
     #[inline]
     pub fn export_guest_users_csv(&self) -> ExportGuestUsersCsv<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &EXPORT_GUEST_USERS_CSV,
             &[],
@@ -3240,18 +3280,18 @@ impl<'a> GuestUsersClient<'a> {
         ExportGuestUsersCsv { req }
     }
 }
-static IMPORT_NETWORK_GUEST_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static IMPORT_NETWORK_GUEST_USERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "import_network_guest_users",
     method: ruckus_one_runtime::Method::Post,
     path: "/networks/{networkId}/guestUsers",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("multipart/form-data"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Request builder for `GuestUsersClient::import_network_guest_users` (Import guest users).
@@ -3260,7 +3300,7 @@ static IMPORT_NETWORK_GUEST_USERS: ruckus_one_runtime::Operation = ruckus_one_ru
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ImportNetworkGuestUsers<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ImportNetworkGuestUsers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3303,18 +3343,18 @@ impl<'a> ImportNetworkGuestUsers<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_GUEST_USERS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_GUEST_USERS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_guest_users_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/guestUsers",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Request builder for `GuestUsersClient::list_guest_users_legacy` (List guest users).
@@ -3323,7 +3363,7 @@ static LIST_GUEST_USERS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runti
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListGuestUsersLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListGuestUsersLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3366,18 +3406,18 @@ impl<'a> ListGuestUsersLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_GUEST_USER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_GUEST_USER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_guest_user_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/guestUsers",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Request builder for `GuestUsersClient::create_guest_user_legacy` (Create guest users).
@@ -3387,7 +3427,7 @@ static CREATE_GUEST_USER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runt
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateGuestUserLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateGuestUserLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3436,18 +3476,18 @@ impl<'a> CreateGuestUserLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_GUEST_USERS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_GUEST_USERS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_guest_users_legacy",
     method: ruckus_one_runtime::Method::Delete,
     path: "/guestUsers",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Request builder for `GuestUsersClient::delete_guest_users_legacy` (Delete guest users).
@@ -3456,7 +3496,7 @@ static DELETE_GUEST_USERS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteGuestUsersLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteGuestUsersLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3499,18 +3539,18 @@ impl<'a> DeleteGuestUsersLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_GUEST_USER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_GUEST_USER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_guest_user_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/guestUsers/{guestUserId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Request builder for `GuestUsersClient::get_guest_user_legacy` (Get guest user).
@@ -3519,7 +3559,7 @@ static GET_GUEST_USER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetGuestUserLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetGuestUserLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3562,18 +3602,18 @@ impl<'a> GetGuestUserLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static PATCH_GUEST_USER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static PATCH_GUEST_USER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_guest_user_legacy",
     method: ruckus_one_runtime::Method::Patch,
     path: "/guestUsers/{guestUserId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Request builder for `GuestUsersClient::patch_guest_user_legacy` (Patch guest user).
@@ -3583,7 +3623,7 @@ static PATCH_GUEST_USER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runti
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchGuestUserLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> PatchGuestUserLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3632,18 +3672,18 @@ impl<'a> PatchGuestUserLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_GUEST_USER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_GUEST_USER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_guest_user_legacy",
     method: ruckus_one_runtime::Method::Delete,
     path: "/guestUsers/{guestUserId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Request builder for `GuestUsersClient::delete_guest_user_legacy` (Delete guest user).
@@ -3652,7 +3692,7 @@ static DELETE_GUEST_USER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runt
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteGuestUserLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteGuestUserLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3695,22 +3735,22 @@ impl<'a> DeleteGuestUserLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_wifi_network_guest_user",
     method: ruckus_one_runtime::Method::Post,
     path: "/wifiNetworks/{wifiNetworkId}/guestUsers",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `create_wifi_network_guest_user`; the first is the default.
@@ -3727,7 +3767,7 @@ pub type CreateWifiNetworkGuestUserVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateWifiNetworkGuestUser<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateWifiNetworkGuestUser<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3785,22 +3825,22 @@ impl<'a> CreateWifiNetworkGuestUser<'a> {
         self.req.send_json_with_response()
     }
 }
-static PATCH_WIFI_NETWORK_GUEST_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static PATCH_WIFI_NETWORK_GUEST_USERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_wifi_network_guest_users",
     method: ruckus_one_runtime::Method::Patch,
     path: "/wifiNetworks/{wifiNetworkId}/guestUsers",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `patch_wifi_network_guest_users`; the first is the default.
@@ -3816,7 +3856,7 @@ pub type PatchWifiNetworkGuestUsersVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchWifiNetworkGuestUsers<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> PatchWifiNetworkGuestUsers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3868,22 +3908,22 @@ impl<'a> PatchWifiNetworkGuestUsers<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_network_guest_user",
     method: ruckus_one_runtime::Method::Get,
     path: "/wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `get_wifi_network_guest_user`; the first is the default.
@@ -3899,7 +3939,7 @@ pub type GetWifiNetworkGuestUserVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiNetworkGuestUser<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetWifiNetworkGuestUser<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3948,22 +3988,22 @@ impl<'a> GetWifiNetworkGuestUser<'a> {
         self.req.send_json_with_response()
     }
 }
-static PATCH_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static PATCH_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_wifi_network_guest_user",
     method: ruckus_one_runtime::Method::Patch,
     path: "/wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `patch_wifi_network_guest_user`; the first is the default.
@@ -3979,7 +4019,7 @@ pub type PatchWifiNetworkGuestUserVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchWifiNetworkGuestUser<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> PatchWifiNetworkGuestUser<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4028,22 +4068,22 @@ impl<'a> PatchWifiNetworkGuestUser<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_wifi_network_guest_user",
     method: ruckus_one_runtime::Method::Delete,
     path: "/wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `delete_wifi_network_guest_user`; the first is the default.
@@ -4059,7 +4099,7 @@ pub type DeleteWifiNetworkGuestUserVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteWifiNetworkGuestUser<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteWifiNetworkGuestUser<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4111,18 +4151,18 @@ impl<'a> DeleteWifiNetworkGuestUser<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_GUEST_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_GUEST_USERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_guest_users",
     method: ruckus_one_runtime::Method::Post,
     path: "/guestUsers/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Request builder for `GuestUsersClient::query_guest_users` (Query guest users).
@@ -4131,7 +4171,7 @@ static QUERY_GUEST_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryGuestUsers<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryGuestUsers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4140,8 +4180,8 @@ impl<'a> QueryGuestUsers<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -4195,22 +4235,22 @@ impl<'a> QueryGuestUsers<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_GUEST_USERS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_GUEST_USERS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_guest_users_v1",
     method: ruckus_one_runtime::Method::Post,
     path: "/guestUsers/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_guest_users_v1`; the first is the default.
@@ -4226,7 +4266,7 @@ pub type QueryGuestUsersV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryGuestUsersV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryGuestUsersV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4241,8 +4281,8 @@ impl<'a> QueryGuestUsersV1<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -4294,18 +4334,18 @@ impl<'a> QueryGuestUsersV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static EXPORT_GUEST_USERS_CSV: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static EXPORT_GUEST_USERS_CSV: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "export_guest_users_csv",
     method: ruckus_one_runtime::Method::Post,
     path: "/guestUsers/query/csvFiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "text/csv",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Request builder for `GuestUsersClient::export_guest_users_csv` (Export guest users as CSV).
@@ -4315,7 +4355,7 @@ static EXPORT_GUEST_USERS_CSV: ruckus_one_runtime::Operation = ruckus_one_runtim
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ExportGuestUsersCsv<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ExportGuestUsersCsv<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

@@ -20,11 +20,14 @@ pub struct BooleanEvaluation {
 }
 impl serde::Serialize for BooleanEvaluation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &BooleanEvaluation, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &BooleanEvaluation,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("booleanValue", &v.boolean_value);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -34,15 +37,18 @@ impl<'de> serde::Deserialize<'de> for BooleanEvaluation {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<BooleanEvaluation, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            BooleanEvaluation,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = BooleanEvaluation {
                 boolean_value: f.required("booleanValue")?,
                 additional_fields: f.rest(),
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("BooleanEvaluation"))
     }
 }
@@ -72,11 +78,14 @@ pub struct DateTimeEvaluation {
 }
 impl serde::Serialize for DateTimeEvaluation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DateTimeEvaluation, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DateTimeEvaluation,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("evaluationDateTime", &v.evaluation_date_time);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -86,15 +95,18 @@ impl<'de> serde::Deserialize<'de> for DateTimeEvaluation {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DateTimeEvaluation, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            DateTimeEvaluation,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = DateTimeEvaluation {
                 evaluation_date_time: f.required("evaluationDateTime")?,
                 additional_fields: f.rest(),
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DateTimeEvaluation"))
     }
 }
@@ -135,7 +147,10 @@ pub struct EthernetPort {
 }
 impl serde::Serialize for EthernetPort {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EthernetPort, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &EthernetPort,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("macAddress", &v.mac_address);
             w.field("portIndex", &v.port_index);
             w.field("name", &v.name);
@@ -145,7 +160,7 @@ impl serde::Serialize for EthernetPort {
             w.optional("personaId", &v.persona_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -155,8 +170,8 @@ impl<'de> serde::Deserialize<'de> for EthernetPort {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EthernetPort, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<EthernetPort, ruckus_one_runtime::internal::object::FieldError> {
             let value = EthernetPort {
                 mac_address: f.required("macAddress")?,
                 port_index: f.required("portIndex")?,
@@ -170,7 +185,7 @@ impl<'de> serde::Deserialize<'de> for EthernetPort {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EthernetPort"))
     }
 }
@@ -226,12 +241,15 @@ pub struct EvaluationCriteria {
 }
 impl serde::Serialize for EvaluationCriteria {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EvaluationCriteria, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &EvaluationCriteria,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("matchName", &v.match_name);
             w.field("value", &v.value);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -241,8 +259,11 @@ impl<'de> serde::Deserialize<'de> for EvaluationCriteria {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EvaluationCriteria, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            EvaluationCriteria,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = EvaluationCriteria {
                 match_name: f.required("matchName")?,
                 value: f.required("value")?,
@@ -250,7 +271,7 @@ impl<'de> serde::Deserialize<'de> for EvaluationCriteria {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EvaluationCriteria"))
     }
 }
@@ -324,7 +345,9 @@ impl std::fmt::Debug for EvaluationCriteriaValue {
             Self::StringEvaluation(v) => {
                 f.debug_tuple("StringEvaluation").field(v).finish()
             }
-            Self::Unknown(v) => ruckus_one_runtime::union::debug_unknown(f, v, &[]),
+            Self::Unknown(v) => {
+                ruckus_one_runtime::internal::union::debug_unknown(f, v, &[])
+            }
         }
     }
 }
@@ -343,8 +366,8 @@ impl<'de> serde::Deserialize<'de> for EvaluationCriteriaValue {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = ruckus_one_runtime::union::read(deserializer)?;
-        for i in ruckus_one_runtime::union::by_fit(
+        let value = ruckus_one_runtime::internal::union::read(deserializer)?;
+        for i in ruckus_one_runtime::internal::union::by_fit(
             &value,
             &[
                 &["booleanValue"],
@@ -355,22 +378,30 @@ impl<'de> serde::Deserialize<'de> for EvaluationCriteriaValue {
         ) {
             match i {
                 0 => {
-                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                    if let Some(v) = ruckus_one_runtime::internal::union::try_decode(
+                        &value,
+                    ) {
                         return Ok(Self::BooleanEvaluation(v));
                     }
                 }
                 1 => {
-                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                    if let Some(v) = ruckus_one_runtime::internal::union::try_decode(
+                        &value,
+                    ) {
                         return Ok(Self::DateTimeEvaluation(v));
                     }
                 }
                 2 => {
-                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                    if let Some(v) = ruckus_one_runtime::internal::union::try_decode(
+                        &value,
+                    ) {
                         return Ok(Self::NumberEvaluation(v));
                     }
                 }
                 3 => {
-                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                    if let Some(v) = ruckus_one_runtime::internal::union::try_decode(
+                        &value,
+                    ) {
                         return Ok(Self::StringEvaluation(v));
                     }
                 }
@@ -405,7 +436,10 @@ pub struct EvaluationReport {
 }
 impl serde::Serialize for EvaluationReport {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EvaluationReport, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &EvaluationReport,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("evaluationCriteria", &v.evaluation_criteria);
             w.optional("wasMatched", &v.was_matched);
             w.optional("policyName", &v.policy_name);
@@ -417,7 +451,7 @@ impl serde::Serialize for EvaluationReport {
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -427,8 +461,8 @@ impl<'de> serde::Deserialize<'de> for EvaluationReport {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EvaluationReport, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<EvaluationReport, ruckus_one_runtime::internal::object::FieldError> {
             let value = EvaluationReport {
                 evaluation_criteria: f.required("evaluationCriteria")?,
                 was_matched: f.optional("wasMatched"),
@@ -444,7 +478,7 @@ impl<'de> serde::Deserialize<'de> for EvaluationReport {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EvaluationReport"))
     }
 }
@@ -609,7 +643,10 @@ pub struct ExternalIdentity {
 }
 impl serde::Serialize for ExternalIdentity {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ExternalIdentity, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ExternalIdentity,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("userId", &v.user_id);
             w.optional("identityProviderId", &v.identity_provider_id);
@@ -629,7 +666,7 @@ impl serde::Serialize for ExternalIdentity {
             w.optional("userPrincipalName", &v.user_principal_name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -639,8 +676,8 @@ impl<'de> serde::Deserialize<'de> for ExternalIdentity {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ExternalIdentity, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ExternalIdentity, ruckus_one_runtime::internal::object::FieldError> {
             let value = ExternalIdentity {
                 id: f.optional("id"),
                 user_id: f.optional("userId"),
@@ -664,7 +701,7 @@ impl<'de> serde::Deserialize<'de> for ExternalIdentity {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ExternalIdentity"))
     }
 }
@@ -856,12 +893,12 @@ impl serde::Serialize for ExternalIdentitySearch {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ExternalIdentitySearch,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("ids", &v.ids);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -871,8 +908,11 @@ impl<'de> serde::Deserialize<'de> for ExternalIdentitySearch {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ExternalIdentitySearch, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ExternalIdentitySearch,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ExternalIdentitySearch {
                 ids: f.optional("ids"),
                 additional_fields: f.rest(),
@@ -880,7 +920,7 @@ impl<'de> serde::Deserialize<'de> for ExternalIdentitySearch {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ExternalIdentitySearch"))
     }
 }
@@ -980,7 +1020,7 @@ pub struct Identity {
 }
 impl serde::Serialize for Identity {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Identity, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Identity, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("phoneNumber", &v.phone_number);
             w.optional("devices", &v.devices);
             w.optional("_links", &v.links);
@@ -1011,7 +1051,7 @@ impl serde::Serialize for Identity {
             w.optional("expirationEpoch", &v.expiration_epoch);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1021,8 +1061,8 @@ impl<'de> serde::Deserialize<'de> for Identity {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Identity, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Identity, ruckus_one_runtime::internal::object::FieldError> {
             let value = Identity {
                 phone_number: f.optional("phoneNumber"),
                 devices: f.optional("devices"),
@@ -1057,7 +1097,7 @@ impl<'de> serde::Deserialize<'de> for Identity {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Identity"))
     }
 }
@@ -1292,7 +1332,10 @@ pub struct IdentityDevice {
 }
 impl serde::Serialize for IdentityDevice {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &IdentityDevice, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &IdentityDevice,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("macAddress", &v.mac_address);
             w.optional("recentStatus", &v.recent_status);
             w.optional("hasMacRegistered", &v.has_mac_registered);
@@ -1303,7 +1346,7 @@ impl serde::Serialize for IdentityDevice {
             w.optional("identityId", &v.identity_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1313,8 +1356,8 @@ impl<'de> serde::Deserialize<'de> for IdentityDevice {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<IdentityDevice, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<IdentityDevice, ruckus_one_runtime::internal::object::FieldError> {
             let value = IdentityDevice {
                 mac_address: f.required("macAddress")?,
                 recent_status: f.optional("recentStatus"),
@@ -1329,7 +1372,7 @@ impl<'de> serde::Deserialize<'de> for IdentityDevice {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("IdentityDevice"))
     }
 }
@@ -1548,7 +1591,7 @@ impl serde::Serialize for IdentityDeviceStatusEntry {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &IdentityDeviceStatusEntry,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("macAddress", &v.mac_address);
             w.optional("authType", &v.auth_type);
@@ -1558,7 +1601,7 @@ impl serde::Serialize for IdentityDeviceStatusEntry {
             w.optional("identityId", &v.identity_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1568,8 +1611,11 @@ impl<'de> serde::Deserialize<'de> for IdentityDeviceStatusEntry {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<IdentityDeviceStatusEntry, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            IdentityDeviceStatusEntry,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = IdentityDeviceStatusEntry {
                 mac_address: f.optional("macAddress"),
                 auth_type: f.optional("authType"),
@@ -1582,7 +1628,7 @@ impl<'de> serde::Deserialize<'de> for IdentityDeviceStatusEntry {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("IdentityDeviceStatusEntry"))
     }
 }
@@ -1684,7 +1730,10 @@ pub struct IdentityGroup {
 }
 impl serde::Serialize for IdentityGroup {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &IdentityGroup, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &IdentityGroup,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.field("name", &v.name);
             w.optional("description", &v.description);
@@ -1709,7 +1758,7 @@ impl serde::Serialize for IdentityGroup {
             w.optional("tenantId", &v.tenant_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1719,8 +1768,8 @@ impl<'de> serde::Deserialize<'de> for IdentityGroup {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<IdentityGroup, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<IdentityGroup, ruckus_one_runtime::internal::object::FieldError> {
             let value = IdentityGroup {
                 id: f.optional("id"),
                 name: f.required("name")?,
@@ -1749,7 +1798,7 @@ impl<'de> serde::Deserialize<'de> for IdentityGroup {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("IdentityGroup"))
     }
 }
@@ -1919,7 +1968,10 @@ pub struct IdentityGroupSearch {
 }
 impl serde::Serialize for IdentityGroupSearch {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &IdentityGroupSearch, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &IdentityGroupSearch,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("personalIdentityNetworkId", &v.personal_identity_network_id);
             w.optional("macRegistrationPoolId", &v.mac_registration_pool_id);
             w.optional("dpskPoolId", &v.dpsk_pool_id);
@@ -1931,7 +1983,7 @@ impl serde::Serialize for IdentityGroupSearch {
             w.optional("networkId", &v.network_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1941,8 +1993,11 @@ impl<'de> serde::Deserialize<'de> for IdentityGroupSearch {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<IdentityGroupSearch, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            IdentityGroupSearch,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = IdentityGroupSearch {
                 personal_identity_network_id: f.optional("personalIdentityNetworkId"),
                 mac_registration_pool_id: f.optional("macRegistrationPoolId"),
@@ -1958,7 +2013,7 @@ impl<'de> serde::Deserialize<'de> for IdentityGroupSearch {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("IdentityGroupSearch"))
     }
 }
@@ -2082,7 +2137,10 @@ pub struct IdentityPage {
 }
 impl serde::Serialize for IdentityPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &IdentityPage, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &IdentityPage,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("content", &v.content);
             w.optional("totalElements", &v.total_elements);
             w.optional("totalPages", &v.total_pages);
@@ -2096,7 +2154,7 @@ impl serde::Serialize for IdentityPage {
             w.optional("pageable", &v.pageable);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2106,8 +2164,8 @@ impl<'de> serde::Deserialize<'de> for IdentityPage {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<IdentityPage, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<IdentityPage, ruckus_one_runtime::internal::object::FieldError> {
             let value = IdentityPage {
                 content: f.optional("content"),
                 total_elements: f.optional("totalElements"),
@@ -2125,7 +2183,7 @@ impl<'de> serde::Deserialize<'de> for IdentityPage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("IdentityPage"))
     }
 }
@@ -2228,7 +2286,7 @@ impl serde::Serialize for IdentityPageableObject {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &IdentityPageableObject,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("offset", &v.offset);
             w.optional("sort", &v.sort);
@@ -2238,7 +2296,7 @@ impl serde::Serialize for IdentityPageableObject {
             w.optional("paged", &v.paged);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2248,8 +2306,11 @@ impl<'de> serde::Deserialize<'de> for IdentityPageableObject {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<IdentityPageableObject, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            IdentityPageableObject,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = IdentityPageableObject {
                 offset: f.optional("offset"),
                 sort: f.optional("sort"),
@@ -2262,7 +2323,7 @@ impl<'de> serde::Deserialize<'de> for IdentityPageableObject {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("IdentityPageableObject"))
     }
 }
@@ -2334,7 +2395,10 @@ pub struct IdentitySearch {
 }
 impl serde::Serialize for IdentitySearch {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &IdentitySearch, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &IdentitySearch,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("groupId", &v.group_id);
             w.optional("dpskPoolId", &v.dpsk_pool_id);
             w.optional("propertyId", &v.property_id);
@@ -2344,7 +2408,7 @@ impl serde::Serialize for IdentitySearch {
             w.optional("filter", &v.filter);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2354,8 +2418,8 @@ impl<'de> serde::Deserialize<'de> for IdentitySearch {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<IdentitySearch, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<IdentitySearch, ruckus_one_runtime::internal::object::FieldError> {
             let value = IdentitySearch {
                 group_id: f.optional("groupId"),
                 dpsk_pool_id: f.optional("dpskPoolId"),
@@ -2369,7 +2433,7 @@ impl<'de> serde::Deserialize<'de> for IdentitySearch {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("IdentitySearch"))
     }
 }
@@ -2455,13 +2519,16 @@ pub struct IdentitySwitch {
 }
 impl serde::Serialize for IdentitySwitch {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &IdentitySwitch, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &IdentitySwitch,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("macAddress", &v.mac_address);
             w.optional("portId", &v.port_id);
             w.optional("identityId", &v.identity_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2471,8 +2538,8 @@ impl<'de> serde::Deserialize<'de> for IdentitySwitch {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<IdentitySwitch, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<IdentitySwitch, ruckus_one_runtime::internal::object::FieldError> {
             let value = IdentitySwitch {
                 mac_address: f.optional("macAddress"),
                 port_id: f.optional("portId"),
@@ -2482,7 +2549,7 @@ impl<'de> serde::Deserialize<'de> for IdentitySwitch {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("IdentitySwitch"))
     }
 }
@@ -2538,7 +2605,9 @@ impl std::fmt::Debug for IdentityTimestamp {
         match self {
             Self::Text(v) => f.debug_tuple("Text").field(v).finish(),
             Self::EpochSeconds(v) => f.debug_tuple("EpochSeconds").field(v).finish(),
-            Self::Unknown(v) => ruckus_one_runtime::union::debug_unknown(f, v, &[]),
+            Self::Unknown(v) => {
+                ruckus_one_runtime::internal::union::debug_unknown(f, v, &[])
+            }
         }
     }
 }
@@ -2555,16 +2624,20 @@ impl<'de> serde::Deserialize<'de> for IdentityTimestamp {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = ruckus_one_runtime::union::read(deserializer)?;
-        for i in ruckus_one_runtime::union::by_fit(&value, &[&[], &[]]) {
+        let value = ruckus_one_runtime::internal::union::read(deserializer)?;
+        for i in ruckus_one_runtime::internal::union::by_fit(&value, &[&[], &[]]) {
             match i {
                 0 => {
-                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                    if let Some(v) = ruckus_one_runtime::internal::union::try_decode(
+                        &value,
+                    ) {
                         return Ok(Self::Text(v));
                     }
                 }
                 1 => {
-                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                    if let Some(v) = ruckus_one_runtime::internal::union::try_decode(
+                        &value,
+                    ) {
                         return Ok(Self::EpochSeconds(v));
                     }
                 }
@@ -2597,11 +2670,14 @@ pub struct NumberEvaluation {
 }
 impl serde::Serialize for NumberEvaluation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &NumberEvaluation, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &NumberEvaluation,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.number("numberValue", Some(v.number_value));
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2611,15 +2687,15 @@ impl<'de> serde::Deserialize<'de> for NumberEvaluation {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<NumberEvaluation, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<NumberEvaluation, ruckus_one_runtime::internal::object::FieldError> {
             let value = NumberEvaluation {
                 number_value: f.required("numberValue")?,
                 additional_fields: f.rest(),
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("NumberEvaluation"))
     }
 }
@@ -2662,7 +2738,10 @@ pub struct PageExternalIdentity {
 }
 impl serde::Serialize for PageExternalIdentity {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PageExternalIdentity, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &PageExternalIdentity,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("totalElements", &v.total_elements);
             w.optional("totalPages", &v.total_pages);
             w.optional("size", &v.size);
@@ -2676,7 +2755,7 @@ impl serde::Serialize for PageExternalIdentity {
             w.optional("empty", &v.empty);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2686,8 +2765,11 @@ impl<'de> serde::Deserialize<'de> for PageExternalIdentity {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PageExternalIdentity, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            PageExternalIdentity,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = PageExternalIdentity {
                 total_elements: f.optional("totalElements"),
                 total_pages: f.optional("totalPages"),
@@ -2705,7 +2787,7 @@ impl<'de> serde::Deserialize<'de> for PageExternalIdentity {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PageExternalIdentity"))
     }
 }
@@ -2813,7 +2895,10 @@ pub struct PageIdentity {
 }
 impl serde::Serialize for PageIdentity {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PageIdentity, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &PageIdentity,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("totalElements", &v.total_elements);
             w.optional("totalPages", &v.total_pages);
             w.optional("size", &v.size);
@@ -2827,7 +2912,7 @@ impl serde::Serialize for PageIdentity {
             w.optional("empty", &v.empty);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2837,8 +2922,8 @@ impl<'de> serde::Deserialize<'de> for PageIdentity {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PageIdentity, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<PageIdentity, ruckus_one_runtime::internal::object::FieldError> {
             let value = PageIdentity {
                 total_elements: f.optional("totalElements"),
                 total_pages: f.optional("totalPages"),
@@ -2856,7 +2941,7 @@ impl<'de> serde::Deserialize<'de> for PageIdentity {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PageIdentity"))
     }
 }
@@ -2950,11 +3035,14 @@ pub struct StringEvaluation {
 }
 impl serde::Serialize for StringEvaluation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &StringEvaluation, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &StringEvaluation,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("stringValue", &v.string_value);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2964,15 +3052,15 @@ impl<'de> serde::Deserialize<'de> for StringEvaluation {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<StringEvaluation, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<StringEvaluation, ruckus_one_runtime::internal::object::FieldError> {
             let value = StringEvaluation {
                 string_value: f.required("stringValue")?,
                 additional_fields: f.rest(),
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("StringEvaluation"))
     }
 }
@@ -3026,7 +3114,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "getGroups")]
     #[inline]
     pub fn list_identity_groups(&self) -> ListIdentityGroups<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_IDENTITY_GROUPS,
             &[],
@@ -3056,7 +3144,7 @@ impl<'a> IdentityClient<'a> {
         &self,
         body: &IdentityGroupSearch,
     ) -> QueryIdentityGroups<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_IDENTITY_GROUPS,
             &[],
@@ -3080,7 +3168,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "POST /identityGroups")]
     #[inline]
     pub fn create_identity_group(&self) -> CreateIdentityGroup<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_IDENTITY_GROUP,
             &[],
@@ -3103,7 +3191,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "getGroupById")]
     #[inline]
     pub fn get_identity_group(&self, id: &str) -> GetIdentityGroup<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_IDENTITY_GROUP,
             &[id],
@@ -3126,7 +3214,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "DELETE /identityGroups/{id}")]
     #[inline]
     pub fn delete_identity_group(&self, id: &str) -> DeleteIdentityGroup<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_IDENTITY_GROUP,
             &[id],
@@ -3150,7 +3238,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "PATCH /identityGroups/{id}")]
     #[inline]
     pub fn patch_identity_group(&self, id: &str) -> PatchIdentityGroup<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_IDENTITY_GROUP,
             &[id],
@@ -3177,7 +3265,7 @@ impl<'a> IdentityClient<'a> {
         id: &str,
         policy_set_id: &str,
     ) -> AddPolicySetToIdentityGroup<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_POLICY_SET_TO_IDENTITY_GROUP,
             &[id, policy_set_id],
@@ -3204,7 +3292,7 @@ impl<'a> IdentityClient<'a> {
         id: &str,
         policy_set_id: &str,
     ) -> RemovePolicySetFromIdentityGroup<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_POLICY_SET_FROM_IDENTITY_GROUP,
             &[id, policy_set_id],
@@ -3230,7 +3318,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "GET /identityGroups/{groupId}/identities")]
     #[inline]
     pub fn list_identities(&self, group_id: &str) -> ListIdentities<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_IDENTITIES,
             &[group_id],
@@ -3257,7 +3345,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "queryIdentity")]
     #[inline]
     pub fn query_identities(&self, body: &IdentitySearch) -> QueryIdentities<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_IDENTITIES,
             &[],
@@ -3286,7 +3374,7 @@ impl<'a> IdentityClient<'a> {
         group_id: &str,
         body: &Identity,
     ) -> CreateIdentity<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_IDENTITY,
             &[group_id],
@@ -3311,7 +3399,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "getIdentityById")]
     #[inline]
     pub fn get_identity(&self, group_id: &str, id: &str) -> GetIdentity<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_IDENTITY,
             &[group_id, id],
@@ -3340,7 +3428,7 @@ impl<'a> IdentityClient<'a> {
         group_id: &str,
         body: &impl serde::Serialize,
     ) -> DeleteIdentities<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_IDENTITIES,
             &[group_id],
@@ -3365,7 +3453,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "DELETE /identityGroups/{groupId}/identities/{id}")]
     #[inline]
     pub fn delete_identity(&self, group_id: &str, id: &str) -> DeleteIdentity<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_IDENTITY,
             &[group_id, id],
@@ -3395,7 +3483,7 @@ impl<'a> IdentityClient<'a> {
         id: &str,
         body: &Identity,
     ) -> PatchIdentity<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_IDENTITY,
             &[group_id, id],
@@ -3425,7 +3513,7 @@ impl<'a> IdentityClient<'a> {
         group_id: &str,
         id: &str,
     ) -> CreateIdentityDevice<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_IDENTITY_DEVICE,
             &[group_id, id],
@@ -3457,7 +3545,7 @@ impl<'a> IdentityClient<'a> {
         id: &str,
         mac_address: &str,
     ) -> DeleteIdentityDevice<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_IDENTITY_DEVICE,
             &[group_id, id, mac_address],
@@ -3494,7 +3582,7 @@ impl<'a> IdentityClient<'a> {
         mac_address: &str,
         port_index: &str,
     ) -> DeleteIdentityEthernetPort<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_IDENTITY_ETHERNET_PORT,
             &[group_id, id, mac_address, port_index],
@@ -3529,7 +3617,7 @@ impl<'a> IdentityClient<'a> {
         venue_id: &str,
         body: &Vec<EthernetPort>,
     ) -> UpdateIdentityVenueEthernetPorts<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_IDENTITY_VENUE_ETHERNET_PORTS,
             &[group_id, id, venue_id],
@@ -3562,7 +3650,7 @@ impl<'a> IdentityClient<'a> {
         group_id: &str,
         body: ruckus_one_runtime::Multipart,
     ) -> ImportIdentities<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &IMPORT_IDENTITIES,
             &[group_id],
@@ -3588,7 +3676,11 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "POST /identities/csvFile")]
     #[inline]
     pub fn export_identities(&self) -> ExportIdentities<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &EXPORT_IDENTITIES, &[]);
+        let req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &EXPORT_IDENTITIES,
+            &[],
+        );
         ExportIdentities { req }
     }
     /// Evaluate policy sets.
@@ -3606,7 +3698,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "POST /policySetEvaluations")]
     #[inline]
     pub fn create_policy_set_evaluation(&self) -> CreatePolicySetEvaluation<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_POLICY_SET_EVALUATION,
             &[],
@@ -3632,7 +3724,7 @@ impl<'a> IdentityClient<'a> {
         policy_set_id: &str,
         body: &EvaluationReport,
     ) -> CreatePolicySetEvaluationReport<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_POLICY_SET_EVALUATION_REPORT,
             &[policy_set_id],
@@ -3656,7 +3748,11 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "GET /policySets")]
     #[inline]
     pub fn list_policy_sets(&self) -> ListPolicySets<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &LIST_POLICY_SETS, &[]);
+        let req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &LIST_POLICY_SETS,
+            &[],
+        );
         ListPolicySets { req }
     }
     /// List policy templates.
@@ -3673,7 +3769,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "GET /policyTemplates")]
     #[inline]
     pub fn list_policy_templates(&self) -> ListPolicyTemplates<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_POLICY_TEMPLATES,
             &[],
@@ -3694,7 +3790,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "GET /policyTemplates/policies")]
     #[inline]
     pub fn list_policy_template_policies(&self) -> ListPolicyTemplatePolicies<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_POLICY_TEMPLATE_POLICIES,
             &[],
@@ -3723,7 +3819,7 @@ impl<'a> IdentityClient<'a> {
         pageable: &str,
         body: &IdentityGroupSearch,
     ) -> ExportGroupsCsv<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &EXPORT_GROUPS_CSV,
             &[],
@@ -3752,7 +3848,7 @@ impl<'a> IdentityClient<'a> {
         pageable: &str,
         body: &ExternalIdentitySearch,
     ) -> QueryExternalIdentity<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_EXTERNAL_IDENTITY,
             &[],
@@ -3776,7 +3872,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "listIdentities")]
     #[inline]
     pub fn list_all_identities(&self, pageable: &str) -> ListAllIdentities<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_ALL_IDENTITIES,
             &[],
@@ -3805,7 +3901,7 @@ impl<'a> IdentityClient<'a> {
         group_id: &str,
         id: &str,
     ) -> AllocateIdentityVni<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ALLOCATE_IDENTITY_VNI,
             &[group_id, id],
@@ -3813,22 +3909,22 @@ impl<'a> IdentityClient<'a> {
         AllocateIdentityVni { req }
     }
 }
-static LIST_IDENTITY_GROUPS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_IDENTITY_GROUPS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_identity_groups",
     method: ruckus_one_runtime::Method::Get,
     path: "/identityGroups",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Representations offered by `list_identity_groups`; the first is the default.
@@ -3845,7 +3941,7 @@ pub type ListIdentityGroupsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListIdentityGroups<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListIdentityGroups<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3887,8 +3983,8 @@ impl<'a> ListIdentityGroups<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::Spring,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::Spring,
         items: "content",
         first_page: 0u32,
     };
@@ -3942,22 +4038,22 @@ impl<'a> ListIdentityGroups<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_IDENTITY_GROUPS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_IDENTITY_GROUPS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_identity_groups",
     method: ruckus_one_runtime::Method::Post,
     path: "/identityGroups/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Representations offered by `query_identity_groups`; the first is the default.
@@ -3974,7 +4070,7 @@ pub type QueryIdentityGroupsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryIdentityGroups<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryIdentityGroups<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4016,8 +4112,8 @@ impl<'a> QueryIdentityGroups<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::Spring,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::Spring,
         items: "content",
         first_page: 0u32,
     };
@@ -4071,18 +4167,18 @@ impl<'a> QueryIdentityGroups<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_identity_group",
     method: ruckus_one_runtime::Method::Post,
     path: "/identityGroups",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::create_identity_group` (Create identity group).
@@ -4092,7 +4188,7 @@ static CREATE_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateIdentityGroup<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateIdentityGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4141,22 +4237,22 @@ impl<'a> CreateIdentityGroup<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_identity_group",
     method: ruckus_one_runtime::Method::Get,
     path: "/identityGroups/{id}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Representations offered by `get_identity_group`; the first is the default.
@@ -4172,7 +4268,7 @@ pub type GetIdentityGroupVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetIdentityGroup<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetIdentityGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4221,18 +4317,18 @@ impl<'a> GetIdentityGroup<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_identity_group",
     method: ruckus_one_runtime::Method::Delete,
     path: "/identityGroups/{id}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::delete_identity_group` (Delete identity group).
@@ -4241,7 +4337,7 @@ static DELETE_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteIdentityGroup<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteIdentityGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4284,18 +4380,18 @@ impl<'a> DeleteIdentityGroup<'a> {
         self.req.send_json_with_response()
     }
 }
-static PATCH_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static PATCH_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_identity_group",
     method: ruckus_one_runtime::Method::Patch,
     path: "/identityGroups/{id}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::patch_identity_group` (Patch identity group).
@@ -4305,7 +4401,7 @@ static PATCH_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime:
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchIdentityGroup<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> PatchIdentityGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4354,22 +4450,22 @@ impl<'a> PatchIdentityGroup<'a> {
         self.req.send_json_with_response()
     }
 }
-static ADD_POLICY_SET_TO_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ADD_POLICY_SET_TO_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_policy_set_to_identity_group",
     method: ruckus_one_runtime::Method::Put,
     path: "/identityGroups/{id}/policySets/{policySetId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Representations offered by `add_policy_set_to_identity_group`; the first is the default.
@@ -4385,7 +4481,7 @@ pub type AddPolicySetToIdentityGroupVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddPolicySetToIdentityGroup<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AddPolicySetToIdentityGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4464,22 +4560,22 @@ impl<'a> AddPolicySetToIdentityGroup<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static REMOVE_POLICY_SET_FROM_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static REMOVE_POLICY_SET_FROM_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_policy_set_from_identity_group",
     method: ruckus_one_runtime::Method::Delete,
     path: "/identityGroups/{id}/policySets/{policySetId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Representations offered by `remove_policy_set_from_identity_group`; the first is the default.
@@ -4495,7 +4591,7 @@ pub type RemovePolicySetFromIdentityGroupVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemovePolicySetFromIdentityGroup<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> RemovePolicySetFromIdentityGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4574,22 +4670,22 @@ impl<'a> RemovePolicySetFromIdentityGroup<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static LIST_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_identities",
     method: ruckus_one_runtime::Method::Get,
     path: "/identityGroups/{groupId}/identities",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Representations offered by `list_identities`; the first is the default.
@@ -4606,7 +4702,7 @@ pub type ListIdentitiesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListIdentities<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListIdentities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4682,22 +4778,22 @@ impl<'a> ListIdentities<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_identities",
     method: ruckus_one_runtime::Method::Post,
     path: "/identities/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Representations offered by `query_identities`; the first is the default.
@@ -4714,7 +4810,7 @@ pub type QueryIdentitiesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryIdentities<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryIdentities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4756,8 +4852,8 @@ impl<'a> QueryIdentities<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::Spring,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::Spring,
         items: "content",
         first_page: 0u32,
     };
@@ -4809,18 +4905,18 @@ impl<'a> QueryIdentities<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_identity",
     method: ruckus_one_runtime::Method::Post,
     path: "/identityGroups/{groupId}/identities",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::create_identity` (Create identity).
@@ -4829,7 +4925,7 @@ static CREATE_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateIdentity<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateIdentity<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4872,22 +4968,22 @@ impl<'a> CreateIdentity<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_identity",
     method: ruckus_one_runtime::Method::Get,
     path: "/identityGroups/{groupId}/identities/{id}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Representations offered by `get_identity`; the first is the default.
@@ -4903,7 +4999,7 @@ pub type GetIdentityVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetIdentity<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetIdentity<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4950,18 +5046,18 @@ impl<'a> GetIdentity<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_identities",
     method: ruckus_one_runtime::Method::Delete,
     path: "/identityGroups/{groupId}/identities",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::delete_identities` (Delete identities).
@@ -4970,7 +5066,7 @@ static DELETE_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteIdentities<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteIdentities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5013,18 +5109,18 @@ impl<'a> DeleteIdentities<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_identity",
     method: ruckus_one_runtime::Method::Delete,
     path: "/identityGroups/{groupId}/identities/{id}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::delete_identity` (Delete identity).
@@ -5033,7 +5129,7 @@ static DELETE_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteIdentity<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteIdentity<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5076,18 +5172,18 @@ impl<'a> DeleteIdentity<'a> {
         self.req.send_json_with_response()
     }
 }
-static PATCH_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static PATCH_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_identity",
     method: ruckus_one_runtime::Method::Patch,
     path: "/identityGroups/{groupId}/identities/{id}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::patch_identity` (Patch identity).
@@ -5096,7 +5192,7 @@ static PATCH_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchIdentity<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> PatchIdentity<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5139,18 +5235,18 @@ impl<'a> PatchIdentity<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_IDENTITY_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_IDENTITY_DEVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_identity_device",
     method: ruckus_one_runtime::Method::Post,
     path: "/identityGroups/{groupId}/identities/{id}/devices",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::create_identity_device` (Add identity devices).
@@ -5160,7 +5256,7 @@ static CREATE_IDENTITY_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtim
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateIdentityDevice<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateIdentityDevice<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5209,18 +5305,18 @@ impl<'a> CreateIdentityDevice<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_IDENTITY_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_IDENTITY_DEVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_identity_device",
     method: ruckus_one_runtime::Method::Delete,
     path: "/identityGroups/{groupId}/identities/{id}/devices/{macAddress}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::delete_identity_device` (Delete identity device).
@@ -5229,7 +5325,7 @@ static DELETE_IDENTITY_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtim
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteIdentityDevice<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteIdentityDevice<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5272,18 +5368,18 @@ impl<'a> DeleteIdentityDevice<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_IDENTITY_ETHERNET_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_IDENTITY_ETHERNET_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_identity_ethernet_port",
     method: ruckus_one_runtime::Method::Delete,
     path: "/identityGroups/{groupId}/identities/{id}/ethernetPorts/{macAddress}/{portIndex}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::delete_identity_ethernet_port` (Delete identity Ethernet port).
@@ -5292,7 +5388,7 @@ static DELETE_IDENTITY_ETHERNET_PORT: ruckus_one_runtime::Operation = ruckus_one
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteIdentityEthernetPort<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteIdentityEthernetPort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5335,22 +5431,22 @@ impl<'a> DeleteIdentityEthernetPort<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_IDENTITY_VENUE_ETHERNET_PORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_IDENTITY_VENUE_ETHERNET_PORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_identity_venue_ethernet_ports",
     method: ruckus_one_runtime::Method::Put,
     path: "/identityGroups/{groupId}/identities/{id}/venues/{venueId}/ethernetPorts",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Representations offered by `update_identity_venue_ethernet_ports`; the first is the default.
@@ -5366,7 +5462,7 @@ pub type UpdateIdentityVenueEthernetPortsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateIdentityVenueEthernetPorts<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateIdentityVenueEthernetPorts<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5445,18 +5541,18 @@ impl<'a> UpdateIdentityVenueEthernetPorts<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static IMPORT_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static IMPORT_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "import_identities",
     method: ruckus_one_runtime::Method::Post,
     path: "/identityGroups/{groupId}/identities/csvFile",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("multipart/form-data"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::import_identities` (Import identities from CSV).
@@ -5465,7 +5561,7 @@ static IMPORT_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ImportIdentities<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ImportIdentities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5508,18 +5604,18 @@ impl<'a> ImportIdentities<'a> {
         self.req.send_json_with_response()
     }
 }
-static EXPORT_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static EXPORT_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "export_identities",
     method: ruckus_one_runtime::Method::Post,
     path: "/identities/csvFile",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "text/csv",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::export_identities` (Export identities to CSV).
@@ -5529,7 +5625,7 @@ static EXPORT_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ExportIdentities<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ExportIdentities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5578,18 +5674,18 @@ impl<'a> ExportIdentities<'a> {
         self.req.send_bytes_with_response()
     }
 }
-static CREATE_POLICY_SET_EVALUATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_POLICY_SET_EVALUATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_policy_set_evaluation",
     method: ruckus_one_runtime::Method::Post,
     path: "/policySetEvaluations",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::create_policy_set_evaluation` (Evaluate policy sets).
@@ -5599,7 +5695,7 @@ static CREATE_POLICY_SET_EVALUATION: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreatePolicySetEvaluation<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreatePolicySetEvaluation<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5648,22 +5744,22 @@ impl<'a> CreatePolicySetEvaluation<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_POLICY_SET_EVALUATION_REPORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_POLICY_SET_EVALUATION_REPORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_policy_set_evaluation_report",
     method: ruckus_one_runtime::Method::Post,
     path: "/policySets/{policySetId}/evaluationReports",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_POLICY,
 };
 /// Representations offered by `create_policy_set_evaluation_report`; the first is the default.
@@ -5679,7 +5775,7 @@ pub type CreatePolicySetEvaluationReportVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreatePolicySetEvaluationReport<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreatePolicySetEvaluationReport<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5728,18 +5824,18 @@ impl<'a> CreatePolicySetEvaluationReport<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_POLICY_SETS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_POLICY_SETS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_policy_sets",
     method: ruckus_one_runtime::Method::Get,
     path: "/policySets",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::list_policy_sets` (List policy sets).
@@ -5748,7 +5844,7 @@ static LIST_POLICY_SETS: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListPolicySets<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListPolicySets<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5791,18 +5887,18 @@ impl<'a> ListPolicySets<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_POLICY_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_POLICY_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_policy_templates",
     method: ruckus_one_runtime::Method::Get,
     path: "/policyTemplates",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::list_policy_templates` (List policy templates).
@@ -5811,7 +5907,7 @@ static LIST_POLICY_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListPolicyTemplates<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListPolicyTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5854,18 +5950,18 @@ impl<'a> ListPolicyTemplates<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_POLICY_TEMPLATE_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_POLICY_TEMPLATE_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_policy_template_policies",
     method: ruckus_one_runtime::Method::Get,
     path: "/policyTemplates/policies",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::list_policy_template_policies` (List policy template policies).
@@ -5874,7 +5970,7 @@ static LIST_POLICY_TEMPLATE_POLICIES: ruckus_one_runtime::Operation = ruckus_one
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListPolicyTemplatePolicies<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListPolicyTemplatePolicies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5917,22 +6013,22 @@ impl<'a> ListPolicyTemplatePolicies<'a> {
         self.req.send_json_with_response()
     }
 }
-static EXPORT_GROUPS_CSV: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static EXPORT_GROUPS_CSV: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "export_groups_csv",
     method: ruckus_one_runtime::Method::Post,
     path: "/identityGroups/csvFile",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "text/csv",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "text/csv",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_IDENTITY,
 };
 /// Representations offered by `export_groups_csv`; the first is the default.
@@ -5949,7 +6045,7 @@ pub type ExportGroupsCsvVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ExportGroupsCsv<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ExportGroupsCsv<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6009,22 +6105,22 @@ impl<'a> ExportGroupsCsv<'a> {
         self.req.send_text_with_response()
     }
 }
-static QUERY_EXTERNAL_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_EXTERNAL_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_external_identity",
     method: ruckus_one_runtime::Method::Post,
     path: "/externalIdentities/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_IDENTITY,
 };
 /// Representations offered by `query_external_identity`; the first is the default.
@@ -6040,7 +6136,7 @@ pub type QueryExternalIdentityVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryExternalIdentity<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryExternalIdentity<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6089,22 +6185,22 @@ impl<'a> QueryExternalIdentity<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_ALL_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_ALL_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_all_identities",
     method: ruckus_one_runtime::Method::Get,
     path: "/identities",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_IDENTITY,
 };
 /// Representations offered by `list_all_identities`; the first is the default.
@@ -6120,7 +6216,7 @@ pub type ListAllIdentitiesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListAllIdentities<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListAllIdentities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6169,22 +6265,22 @@ impl<'a> ListAllIdentities<'a> {
         self.req.send_json_with_response()
     }
 }
-static ALLOCATE_IDENTITY_VNI: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ALLOCATE_IDENTITY_VNI: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "allocate_identity_vni",
     method: ruckus_one_runtime::Method::Delete,
     path: "/identityGroups/{groupId}/identities/{id}/vnis",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Representations offered by `allocate_identity_vni`; the first is the default.
@@ -6200,7 +6296,7 @@ pub type AllocateIdentityVniVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AllocateIdentityVni<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AllocateIdentityVni<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

@@ -26,7 +26,10 @@ pub struct ComponentDisplay {
 }
 impl serde::Serialize for ComponentDisplay {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ComponentDisplay, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ComponentDisplay,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("logo", &v.logo);
             w.optional("welcome", &v.welcome);
             w.optional("photo", &v.photo);
@@ -36,7 +39,7 @@ impl serde::Serialize for ComponentDisplay {
             w.optional("wifi4eu", &v.wifi4eu);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -46,8 +49,8 @@ impl<'de> serde::Deserialize<'de> for ComponentDisplay {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ComponentDisplay, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ComponentDisplay, ruckus_one_runtime::internal::object::FieldError> {
             let value = ComponentDisplay {
                 logo: f.optional("logo"),
                 welcome: f.optional("welcome"),
@@ -61,7 +64,7 @@ impl<'de> serde::Deserialize<'de> for ComponentDisplay {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ComponentDisplay"))
     }
 }
@@ -134,13 +137,13 @@ impl serde::Serialize for OperationResponsePortalServiceProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &OperationResponsePortalServiceProfile,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -150,10 +153,10 @@ impl<'de> serde::Deserialize<'de> for OperationResponsePortalServiceProfile {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             OperationResponsePortalServiceProfile,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = OperationResponsePortalServiceProfile {
                 request_id: f.optional("requestId"),
@@ -163,7 +166,7 @@ impl<'de> serde::Deserialize<'de> for OperationResponsePortalServiceProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("OperationResponsePortalServiceProfile"))
     }
 }
@@ -214,7 +217,10 @@ pub struct PortalServiceProfile {
 }
 impl serde::Serialize for PortalServiceProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PortalServiceProfile, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &PortalServiceProfile,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("content", &v.content);
             w.optional("id", &v.id);
             w.optional("serviceName", &v.service_name);
@@ -223,7 +229,7 @@ impl serde::Serialize for PortalServiceProfile {
             w.optional("network", &v.network);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -233,8 +239,11 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfile {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PortalServiceProfile, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            PortalServiceProfile,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = PortalServiceProfile {
                 content: f.optional("content"),
                 id: f.optional("id"),
@@ -247,7 +256,7 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PortalServiceProfile"))
     }
 }
@@ -363,7 +372,7 @@ impl serde::Serialize for PortalServiceProfileContent {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PortalServiceProfileContent,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("bgImageChecksum", &v.bg_image_checksum);
             w.optional("photoChecksum", &v.photo_checksum);
@@ -394,7 +403,7 @@ impl serde::Serialize for PortalServiceProfileContent {
             w.optional("alternativeLang", &v.alternative_lang);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -404,10 +413,10 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfileContent {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             PortalServiceProfileContent,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = PortalServiceProfileContent {
                 bg_image_checksum: f.optional("bgImageChecksum"),
@@ -442,7 +451,7 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfileContent {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PortalServiceProfileContent"))
     }
 }
@@ -640,12 +649,12 @@ impl serde::Serialize for PortalServiceProfileImage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PortalServiceProfileImage,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("image", &v.image);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -655,15 +664,18 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfileImage {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PortalServiceProfileImage, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            PortalServiceProfileImage,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = PortalServiceProfileImage {
                 image: f.required("image")?,
                 additional_fields: f.rest(),
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PortalServiceProfileImage"))
     }
 }
@@ -697,7 +709,7 @@ impl serde::Serialize for PortalServiceProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PortalServiceProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
@@ -705,7 +717,7 @@ impl serde::Serialize for PortalServiceProfileQueryData {
             w.optional("wifiNetworkIds", &v.wifi_network_ids);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -715,10 +727,10 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfileQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             PortalServiceProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = PortalServiceProfileQueryData {
                 id: f.optional("id"),
@@ -730,7 +742,7 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PortalServiceProfileQueryData"))
     }
 }
@@ -795,7 +807,7 @@ impl serde::Serialize for QueryResponsePortalServiceProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponsePortalServiceProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -808,7 +820,7 @@ impl serde::Serialize for QueryResponsePortalServiceProfileQueryData {
             w.optional("paging", &v.paging);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -818,10 +830,10 @@ impl<'de> serde::Deserialize<'de> for QueryResponsePortalServiceProfileQueryData
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponsePortalServiceProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponsePortalServiceProfileQueryData {
                 fields: f.optional("fields"),
@@ -838,7 +850,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponsePortalServiceProfileQueryData
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("QueryResponsePortalServiceProfileQueryData"))
     }
@@ -946,7 +958,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     #[doc(alias = "GET /portalServiceProfiles")]
     #[inline]
     pub fn list_portal_service_profiles(&self) -> ListPortalServiceProfiles<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_PORTAL_SERVICE_PROFILES,
             &[],
@@ -967,7 +979,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         &self,
         body: &PortalServiceProfile,
     ) -> CreatePortalServiceProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_PORTAL_SERVICE_PROFILE,
             &[],
@@ -989,7 +1001,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         &self,
         body: &PortalServiceProfile,
     ) -> CreatePortalServiceProfileV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_PORTAL_SERVICE_PROFILE_V1,
             &[],
@@ -1011,7 +1023,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     #[doc(alias = "DELETE /portalServiceProfiles")]
     #[inline]
     pub fn delete_portal_service_profiles(&self) -> DeletePortalServiceProfiles<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_PORTAL_SERVICE_PROFILES,
             &[],
@@ -1037,7 +1049,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryPortalServiceProfiles<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_PORTAL_SERVICE_PROFILES,
             &[],
@@ -1059,7 +1071,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         &self,
         portal_service_profile_id: &str,
     ) -> GetPortalServiceProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_PORTAL_SERVICE_PROFILE,
             &[portal_service_profile_id],
@@ -1083,7 +1095,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         portal_service_profile_id: &str,
         body: &PortalServiceProfile,
     ) -> UpdatePortalServiceProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_PORTAL_SERVICE_PROFILE,
             &[portal_service_profile_id],
@@ -1106,7 +1118,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         &self,
         portal_service_profile_id: &str,
     ) -> DeletePortalServiceProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_PORTAL_SERVICE_PROFILE,
             &[portal_service_profile_id],
@@ -1132,7 +1144,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         portal_service_profile_id: &str,
         body: &PortalServiceProfileImage,
     ) -> UpdatePortalServiceProfilePoweredImage<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_PORTAL_SERVICE_PROFILE_POWERED_IMAGE,
             &[portal_service_profile_id],
@@ -1161,7 +1173,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         portal_service_profile_id: &str,
         body: &PortalServiceProfileImage,
     ) -> UpdatePortalServiceProfilePhoto<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_PORTAL_SERVICE_PROFILE_PHOTO,
             &[portal_service_profile_id],
@@ -1190,7 +1202,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         portal_service_profile_id: &str,
         body: &PortalServiceProfileImage,
     ) -> UpdatePortalServiceProfileLogo<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_PORTAL_SERVICE_PROFILE_LOGO,
             &[portal_service_profile_id],
@@ -1221,7 +1233,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         portal_service_profile_id: &str,
         body: &PortalServiceProfileImage,
     ) -> UpdatePortalServiceProfileBackgroundImage<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_PORTAL_SERVICE_PROFILE_BACKGROUND_IMAGE,
             &[portal_service_profile_id],
@@ -1250,7 +1262,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     )]
     #[inline]
     pub fn list_portal_service_profile_tags(&self) -> ListPortalServiceProfileTags<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_PORTAL_SERVICE_PROFILE_TAGS,
             &[],
@@ -1280,7 +1292,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     pub fn list_portal_service_profile_networks(
         &self,
     ) -> ListPortalServiceProfileNetworks<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_PORTAL_SERVICE_PROFILE_NETWORKS,
             &[],
@@ -1308,7 +1320,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryTemplatePortalServiceProfiles<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_TEMPLATE_PORTAL_SERVICE_PROFILES,
             &[],
@@ -1334,7 +1346,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         &self,
         body: &PortalServiceProfile,
     ) -> CreateTemplatePortalServiceProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_TEMPLATE_PORTAL_SERVICE_PROFILE,
             &[],
@@ -1360,7 +1372,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         &self,
         portal_service_profile_id: &str,
     ) -> GetTemplatePortalServiceProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_TEMPLATE_PORTAL_SERVICE_PROFILE,
             &[portal_service_profile_id],
@@ -1388,7 +1400,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         portal_service_profile_id: &str,
         body: &PortalServiceProfile,
     ) -> UpdateTemplatePortalServiceProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE,
             &[portal_service_profile_id],
@@ -1415,7 +1427,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         &self,
         portal_service_profile_id: &str,
     ) -> DeleteTemplatePortalServiceProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_TEMPLATE_PORTAL_SERVICE_PROFILE,
             &[portal_service_profile_id],
@@ -1449,7 +1461,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         portal_service_profile_id: &str,
         body: &PortalServiceProfileImage,
     ) -> UpdateTemplatePortalServiceProfilePoweredImage<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_POWERED_IMAGE,
             &[portal_service_profile_id],
@@ -1482,7 +1494,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         portal_service_profile_id: &str,
         body: &PortalServiceProfileImage,
     ) -> UpdateTemplatePortalServiceProfilePhoto<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_PHOTO,
             &[portal_service_profile_id],
@@ -1513,7 +1525,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         portal_service_profile_id: &str,
         body: &PortalServiceProfileImage,
     ) -> UpdateTemplatePortalServiceProfileLogo<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_LOGO,
             &[portal_service_profile_id],
@@ -1548,7 +1560,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         portal_service_profile_id: &str,
         body: &PortalServiceProfileImage,
     ) -> UpdateTemplatePortalServiceProfileBackgroundImage<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_BACKGROUND_IMAGE,
             &[portal_service_profile_id],
@@ -1579,7 +1591,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     pub fn list_template_portal_service_profile_tags(
         &self,
     ) -> ListTemplatePortalServiceProfileTags<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_TEMPLATE_PORTAL_SERVICE_PROFILE_TAGS,
             &[],
@@ -1609,7 +1621,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     pub fn list_template_portal_service_profile_networks(
         &self,
     ) -> ListTemplatePortalServiceProfileNetworks<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_TEMPLATE_PORTAL_SERVICE_PROFILE_NETWORKS,
             &[],
@@ -1619,18 +1631,18 @@ impl<'a> PortalServiceProfilesClient<'a> {
         }
     }
 }
-static LIST_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_portal_service_profiles",
     method: ruckus_one_runtime::Method::Get,
     path: "/portalServiceProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Request builder for `PortalServiceProfilesClient::list_portal_service_profiles` (List portal service profiles).
@@ -1639,7 +1651,7 @@ static LIST_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListPortalServiceProfiles<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListPortalServiceProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1682,22 +1694,22 @@ impl<'a> ListPortalServiceProfiles<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_portal_service_profile",
     method: ruckus_one_runtime::Method::Post,
     path: "/portalServiceProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `create_portal_service_profile`; the first is the default.
@@ -1713,7 +1725,7 @@ pub type CreatePortalServiceProfileVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreatePortalServiceProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreatePortalServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1765,18 +1777,18 @@ impl<'a> CreatePortalServiceProfile<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_PORTAL_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_PORTAL_SERVICE_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_portal_service_profile_v1",
     method: ruckus_one_runtime::Method::Post,
     path: "/portalServiceProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Request builder for `PortalServiceProfilesClient::create_portal_service_profile_v1` (Create portal service profile (v1)).
@@ -1785,7 +1797,7 @@ static CREATE_PORTAL_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreatePortalServiceProfileV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreatePortalServiceProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1828,18 +1840,18 @@ impl<'a> CreatePortalServiceProfileV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_portal_service_profiles",
     method: ruckus_one_runtime::Method::Delete,
     path: "/portalServiceProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Request builder for `PortalServiceProfilesClient::delete_portal_service_profiles` (Delete portal service profiles).
@@ -1848,7 +1860,7 @@ static DELETE_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_on
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeletePortalServiceProfiles<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeletePortalServiceProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1891,22 +1903,22 @@ impl<'a> DeletePortalServiceProfiles<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_portal_service_profiles",
     method: ruckus_one_runtime::Method::Post,
     path: "/portalServiceProfiles/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_portal_service_profiles`; the first is the default.
@@ -1922,7 +1934,7 @@ pub type QueryPortalServiceProfilesVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryPortalServiceProfiles<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryPortalServiceProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1937,8 +1949,8 @@ impl<'a> QueryPortalServiceProfiles<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -1995,26 +2007,26 @@ impl<'a> QueryPortalServiceProfiles<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_portal_service_profile",
     method: ruckus_one_runtime::Method::Get,
     path: "/portalServiceProfiles/{portalServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `get_portal_service_profile`; the first is the default.
@@ -2031,7 +2043,7 @@ pub type GetPortalServiceProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetPortalServiceProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetPortalServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2080,26 +2092,26 @@ impl<'a> GetPortalServiceProfile<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_portal_service_profile",
     method: ruckus_one_runtime::Method::Put,
     path: "/portalServiceProfiles/{portalServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `update_portal_service_profile`; the first is the default.
@@ -2116,7 +2128,7 @@ pub type UpdatePortalServiceProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdatePortalServiceProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdatePortalServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2195,22 +2207,22 @@ impl<'a> UpdatePortalServiceProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_portal_service_profile",
     method: ruckus_one_runtime::Method::Delete,
     path: "/portalServiceProfiles/{portalServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `delete_portal_service_profile`; the first is the default.
@@ -2226,7 +2238,7 @@ pub type DeletePortalServiceProfileVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeletePortalServiceProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeletePortalServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2305,22 +2317,22 @@ impl<'a> DeletePortalServiceProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static UPDATE_PORTAL_SERVICE_PROFILE_POWERED_IMAGE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_PORTAL_SERVICE_PROFILE_POWERED_IMAGE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_portal_service_profile_powered_image",
     method: ruckus_one_runtime::Method::Put,
     path: "/portalServiceProfiles/{portalServiceProfileId}/poweredImages",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `update_portal_service_profile_powered_image`; the first is the default.
@@ -2336,7 +2348,7 @@ pub type UpdatePortalServiceProfilePoweredImageVersion = super::versions::V1OrJs
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdatePortalServiceProfilePoweredImage<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdatePortalServiceProfilePoweredImage<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2388,22 +2400,22 @@ impl<'a> UpdatePortalServiceProfilePoweredImage<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_PORTAL_SERVICE_PROFILE_PHOTO: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_PORTAL_SERVICE_PROFILE_PHOTO: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_portal_service_profile_photo",
     method: ruckus_one_runtime::Method::Put,
     path: "/portalServiceProfiles/{portalServiceProfileId}/photos",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `update_portal_service_profile_photo`; the first is the default.
@@ -2419,7 +2431,7 @@ pub type UpdatePortalServiceProfilePhotoVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdatePortalServiceProfilePhoto<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdatePortalServiceProfilePhoto<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2468,22 +2480,22 @@ impl<'a> UpdatePortalServiceProfilePhoto<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_PORTAL_SERVICE_PROFILE_LOGO: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_PORTAL_SERVICE_PROFILE_LOGO: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_portal_service_profile_logo",
     method: ruckus_one_runtime::Method::Put,
     path: "/portalServiceProfiles/{portalServiceProfileId}/logos",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `update_portal_service_profile_logo`; the first is the default.
@@ -2499,7 +2511,7 @@ pub type UpdatePortalServiceProfileLogoVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdatePortalServiceProfileLogo<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdatePortalServiceProfileLogo<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2548,22 +2560,22 @@ impl<'a> UpdatePortalServiceProfileLogo<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_PORTAL_SERVICE_PROFILE_BACKGROUND_IMAGE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_PORTAL_SERVICE_PROFILE_BACKGROUND_IMAGE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_portal_service_profile_background_image",
     method: ruckus_one_runtime::Method::Put,
     path: "/portalServiceProfiles/{portalServiceProfileId}/backgroundImages",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `update_portal_service_profile_background_image`; the first is the default.
@@ -2579,7 +2591,7 @@ pub type UpdatePortalServiceProfileBackgroundImageVersion = super::versions::V1O
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdatePortalServiceProfileBackgroundImage<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdatePortalServiceProfileBackgroundImage<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2631,18 +2643,18 @@ impl<'a> UpdatePortalServiceProfileBackgroundImage<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_PORTAL_SERVICE_PROFILE_TAGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_PORTAL_SERVICE_PROFILE_TAGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_portal_service_profile_tags",
     method: ruckus_one_runtime::Method::Get,
     path: "/portalServiceProfiles/tags",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Request builder for `PortalServiceProfilesClient::list_portal_service_profile_tags` (List portal service profile tags).
@@ -2651,7 +2663,7 @@ static LIST_PORTAL_SERVICE_PROFILE_TAGS: ruckus_one_runtime::Operation = ruckus_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListPortalServiceProfileTags<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListPortalServiceProfileTags<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2694,18 +2706,18 @@ impl<'a> ListPortalServiceProfileTags<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_PORTAL_SERVICE_PROFILE_NETWORKS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_PORTAL_SERVICE_PROFILE_NETWORKS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_portal_service_profile_networks",
     method: ruckus_one_runtime::Method::Get,
     path: "/portalServiceProfiles/networks",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Request builder for `PortalServiceProfilesClient::list_portal_service_profile_networks` (List portal service profile networks).
@@ -2714,7 +2726,7 @@ static LIST_PORTAL_SERVICE_PROFILE_NETWORKS: ruckus_one_runtime::Operation = ruc
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListPortalServiceProfileNetworks<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListPortalServiceProfileNetworks<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2757,22 +2769,22 @@ impl<'a> ListPortalServiceProfileNetworks<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_TEMPLATE_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_TEMPLATE_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_template_portal_service_profiles",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/portalServiceProfiles/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_template_portal_service_profiles`; the first is the default.
@@ -2788,7 +2800,7 @@ pub type QueryTemplatePortalServiceProfilesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryTemplatePortalServiceProfiles<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryTemplatePortalServiceProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2806,8 +2818,8 @@ impl<'a> QueryTemplatePortalServiceProfiles<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -2864,22 +2876,22 @@ impl<'a> QueryTemplatePortalServiceProfiles<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_template_portal_service_profile",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/portalServiceProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `create_template_portal_service_profile`; the first is the default.
@@ -2895,7 +2907,7 @@ pub type CreateTemplatePortalServiceProfileVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateTemplatePortalServiceProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateTemplatePortalServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2950,22 +2962,22 @@ impl<'a> CreateTemplatePortalServiceProfile<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_template_portal_service_profile",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/portalServiceProfiles/{portalServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `get_template_portal_service_profile`; the first is the default.
@@ -2981,7 +2993,7 @@ pub type GetTemplatePortalServiceProfileVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetTemplatePortalServiceProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetTemplatePortalServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3030,22 +3042,22 @@ impl<'a> GetTemplatePortalServiceProfile<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_template_portal_service_profile",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/portalServiceProfiles/{portalServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `update_template_portal_service_profile`; the first is the default.
@@ -3061,7 +3073,7 @@ pub type UpdateTemplatePortalServiceProfileVersion = super::versions::V1_1OrJson
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTemplatePortalServiceProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateTemplatePortalServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3143,22 +3155,22 @@ impl<'a> UpdateTemplatePortalServiceProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_template_portal_service_profile",
     method: ruckus_one_runtime::Method::Delete,
     path: "/templates/portalServiceProfiles/{portalServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `delete_template_portal_service_profile`; the first is the default.
@@ -3174,7 +3186,7 @@ pub type DeleteTemplatePortalServiceProfileVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteTemplatePortalServiceProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteTemplatePortalServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3256,22 +3268,22 @@ impl<'a> DeleteTemplatePortalServiceProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_POWERED_IMAGE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_POWERED_IMAGE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_template_portal_service_profile_powered_image",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/portalServiceProfiles/{portalServiceProfileId}/poweredImages",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `update_template_portal_service_profile_powered_image`; the first is the default.
@@ -3287,7 +3299,7 @@ pub type UpdateTemplatePortalServiceProfilePoweredImageVersion = super::versions
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTemplatePortalServiceProfilePoweredImage<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateTemplatePortalServiceProfilePoweredImage<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3339,22 +3351,22 @@ impl<'a> UpdateTemplatePortalServiceProfilePoweredImage<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_PHOTO: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_PHOTO: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_template_portal_service_profile_photo",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/portalServiceProfiles/{portalServiceProfileId}/photos",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `update_template_portal_service_profile_photo`; the first is the default.
@@ -3370,7 +3382,7 @@ pub type UpdateTemplatePortalServiceProfilePhotoVersion = super::versions::V1OrJ
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTemplatePortalServiceProfilePhoto<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateTemplatePortalServiceProfilePhoto<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3422,22 +3434,22 @@ impl<'a> UpdateTemplatePortalServiceProfilePhoto<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_LOGO: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_LOGO: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_template_portal_service_profile_logo",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/portalServiceProfiles/{portalServiceProfileId}/logos",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `update_template_portal_service_profile_logo`; the first is the default.
@@ -3453,7 +3465,7 @@ pub type UpdateTemplatePortalServiceProfileLogoVersion = super::versions::V1OrJs
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTemplatePortalServiceProfileLogo<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateTemplatePortalServiceProfileLogo<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3505,22 +3517,22 @@ impl<'a> UpdateTemplatePortalServiceProfileLogo<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_BACKGROUND_IMAGE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_BACKGROUND_IMAGE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_template_portal_service_profile_background_image",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/portalServiceProfiles/{portalServiceProfileId}/backgroundImages",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `update_template_portal_service_profile_background_image`; the first is the default.
@@ -3536,7 +3548,7 @@ pub type UpdateTemplatePortalServiceProfileBackgroundImageVersion = super::versi
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTemplatePortalServiceProfileBackgroundImage<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateTemplatePortalServiceProfileBackgroundImage<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3588,18 +3600,18 @@ impl<'a> UpdateTemplatePortalServiceProfileBackgroundImage<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_TEMPLATE_PORTAL_SERVICE_PROFILE_TAGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_TEMPLATE_PORTAL_SERVICE_PROFILE_TAGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_template_portal_service_profile_tags",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/portalServiceProfiles/tags",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Request builder for `PortalServiceProfilesClient::list_template_portal_service_profile_tags` (List portal service profile template tags).
@@ -3608,7 +3620,7 @@ static LIST_TEMPLATE_PORTAL_SERVICE_PROFILE_TAGS: ruckus_one_runtime::Operation 
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListTemplatePortalServiceProfileTags<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListTemplatePortalServiceProfileTags<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3651,18 +3663,18 @@ impl<'a> ListTemplatePortalServiceProfileTags<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_TEMPLATE_PORTAL_SERVICE_PROFILE_NETWORKS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_TEMPLATE_PORTAL_SERVICE_PROFILE_NETWORKS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_template_portal_service_profile_networks",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/portalServiceProfiles/networks",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Request builder for `PortalServiceProfilesClient::list_template_portal_service_profile_networks` (List portal service profile template networks).
@@ -3671,7 +3683,7 @@ static LIST_TEMPLATE_PORTAL_SERVICE_PROFILE_NETWORKS: ruckus_one_runtime::Operat
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListTemplatePortalServiceProfileNetworks<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListTemplatePortalServiceProfileNetworks<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

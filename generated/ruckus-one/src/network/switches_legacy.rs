@@ -37,7 +37,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     )]
     #[inline]
     pub fn list_switches_legacy(&self) -> ListSwitchesLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCHES_LEGACY,
             &[],
@@ -64,7 +64,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     )]
     #[inline]
     pub fn create_switch_legacy(&self) -> CreateSwitchLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SWITCH_LEGACY,
             &[],
@@ -94,7 +94,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         body: &Vec<String>,
     ) -> DeleteSwitchesLegacy<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCHES_LEGACY,
             &[],
@@ -122,7 +122,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     )]
     #[inline]
     pub fn get_switch_legacy(&self, switch_id: &str) -> GetSwitchLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SWITCH_LEGACY,
             &[switch_id],
@@ -150,7 +150,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     )]
     #[inline]
     pub fn update_switch_legacy(&self, switch_id: &str) -> UpdateSwitchLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_SWITCH_LEGACY,
             &[switch_id],
@@ -178,7 +178,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     )]
     #[inline]
     pub fn add_switch_legacy(&self, switch_id: &str) -> AddSwitchLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_SWITCH_LEGACY,
             &[switch_id],
@@ -205,7 +205,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     )]
     #[inline]
     pub fn delete_switch_legacy(&self, switch_id: &str) -> DeleteSwitchLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_LEGACY,
             &[switch_id],
@@ -236,7 +236,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> UpdateSwitchPositionsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_SWITCH_POSITIONS_LEGACY,
             &[switch_id],
@@ -266,7 +266,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> GetSwitchPortSettingsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SWITCH_PORT_SETTINGS_LEGACY,
             &[switch_id],
@@ -297,7 +297,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> UpdateSwitchPortSettingsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_SWITCH_PORT_SETTINGS_LEGACY,
             &[switch_id],
@@ -330,7 +330,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> CreateSwitchPortSettingsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SWITCH_PORT_SETTINGS_LEGACY,
             &[switch_id],
@@ -362,7 +362,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> ListSwitchVlansLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_VLANS_LEGACY,
             &[switch_id],
@@ -393,7 +393,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> CreateSwitchVlanLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SWITCH_VLAN_LEGACY,
             &[switch_id],
@@ -425,7 +425,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         body: &Vec<String>,
     ) -> DeleteSwitchVlansLegacy<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_VLANS_LEGACY,
             &[switch_id],
@@ -458,7 +458,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         vlan_id: &str,
     ) -> GetSwitchVlanLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SWITCH_VLAN_LEGACY,
             &[switch_id, vlan_id],
@@ -491,7 +491,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         vlan_id: &str,
     ) -> UpdateSwitchVlanLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_SWITCH_VLAN_LEGACY,
             &[switch_id, vlan_id],
@@ -523,7 +523,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         vlan_id: &str,
     ) -> DeleteSwitchVlanLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_VLAN_LEGACY,
             &[switch_id, vlan_id],
@@ -553,7 +553,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> ListSwitchVePortsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_VE_PORTS_LEGACY,
             &[switch_id],
@@ -584,7 +584,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> CreateSwitchVePortLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SWITCH_VE_PORT_LEGACY,
             &[switch_id],
@@ -616,7 +616,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         body: &Vec<String>,
     ) -> DeleteSwitchVePortsLegacy<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_VE_PORTS_LEGACY,
             &[switch_id],
@@ -649,7 +649,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         ve_port_id: &str,
     ) -> GetSwitchVePortLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SWITCH_VE_PORT_LEGACY,
             &[switch_id, ve_port_id],
@@ -682,7 +682,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         ve_port_id: &str,
     ) -> UpdateSwitchVePortLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_SWITCH_VE_PORT_LEGACY,
             &[switch_id, ve_port_id],
@@ -714,7 +714,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         ve_port_id: &str,
     ) -> DeleteSwitchVePortLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_VE_PORT_LEGACY,
             &[switch_id, ve_port_id],
@@ -744,7 +744,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> ListSwitchStaticRoutesLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_STATIC_ROUTES_LEGACY,
             &[switch_id],
@@ -777,7 +777,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> CreateSwitchStaticRouteLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SWITCH_STATIC_ROUTE_LEGACY,
             &[switch_id],
@@ -811,7 +811,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         body: &Vec<String>,
     ) -> DeleteSwitchStaticRoutesLegacy<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_STATIC_ROUTES_LEGACY,
             &[switch_id],
@@ -846,7 +846,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         static_route_id: &str,
     ) -> GetSwitchStaticRouteLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SWITCH_STATIC_ROUTE_LEGACY,
             &[switch_id, static_route_id],
@@ -879,7 +879,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         static_route_id: &str,
     ) -> UpdateSwitchStaticRouteLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_SWITCH_STATIC_ROUTE_LEGACY,
             &[switch_id, static_route_id],
@@ -913,7 +913,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         static_route_id: &str,
     ) -> DeleteSwitchStaticRouteLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_STATIC_ROUTE_LEGACY,
             &[switch_id, static_route_id],
@@ -942,7 +942,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     )]
     #[inline]
     pub fn list_switch_lags_legacy(&self, switch_id: &str) -> ListSwitchLagsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_LAGS_LEGACY,
             &[switch_id],
@@ -973,7 +973,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> CreateSwitchLagLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SWITCH_LAG_LEGACY,
             &[switch_id],
@@ -1005,7 +1005,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         body: &Vec<String>,
     ) -> DeleteSwitchLagsLegacy<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_LAGS_LEGACY,
             &[switch_id],
@@ -1038,7 +1038,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         lag_id: &str,
     ) -> GetSwitchLagLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SWITCH_LAG_LEGACY,
             &[switch_id, lag_id],
@@ -1071,7 +1071,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         lag_id: &str,
     ) -> UpdateSwitchLagLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_SWITCH_LAG_LEGACY,
             &[switch_id, lag_id],
@@ -1103,7 +1103,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         lag_id: &str,
     ) -> DeleteSwitchLagLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_LAG_LEGACY,
             &[switch_id, lag_id],
@@ -1133,7 +1133,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> ListSwitchDhcpServersLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_DHCP_SERVERS_LEGACY,
             &[switch_id],
@@ -1164,7 +1164,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> CreateSwitchDhcpServerLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SWITCH_DHCP_SERVER_LEGACY,
             &[switch_id],
@@ -1198,7 +1198,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         body: &Vec<String>,
     ) -> DeleteSwitchDhcpServersLegacy<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_DHCP_SERVERS_LEGACY,
             &[switch_id],
@@ -1233,7 +1233,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         dhcp_server_id: &str,
     ) -> GetSwitchDhcpServerLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SWITCH_DHCP_SERVER_LEGACY,
             &[switch_id, dhcp_server_id],
@@ -1266,7 +1266,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         dhcp_server_id: &str,
     ) -> UpdateSwitchDhcpServerLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_SWITCH_DHCP_SERVER_LEGACY,
             &[switch_id, dhcp_server_id],
@@ -1300,7 +1300,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         dhcp_server_id: &str,
     ) -> DeleteSwitchDhcpServerLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_DHCP_SERVER_LEGACY,
             &[switch_id, dhcp_server_id],
@@ -1335,7 +1335,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> QuerySwitchVlansLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_SWITCH_VLANS_LEGACY,
             &[switch_id],
@@ -1368,7 +1368,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> QuerySwitchVePortsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_SWITCH_VE_PORTS_LEGACY,
             &[switch_id],
@@ -1401,7 +1401,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> QuerySwitchDhcpServersLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_SWITCH_DHCP_SERVERS_LEGACY,
             &[switch_id],
@@ -1436,7 +1436,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> QuerySwitchAclsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_SWITCH_ACLS_LEGACY,
             &[switch_id],
@@ -1469,7 +1469,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> QuerySwitchConfigBackupsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_SWITCH_CONFIG_BACKUPS_LEGACY,
             &[switch_id],
@@ -1498,7 +1498,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     )]
     #[inline]
     pub fn list_switch_acls_legacy(&self, switch_id: &str) -> ListSwitchAclsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_ACLS_LEGACY,
             &[switch_id],
@@ -1528,7 +1528,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> ListSwitchAclUnionsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_ACL_UNIONS_LEGACY,
             &[switch_id],
@@ -1558,7 +1558,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> ListSwitchVlanUnionsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_VLAN_UNIONS_LEGACY,
             &[switch_id],
@@ -1589,7 +1589,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> CreateSwitchDeviceRequestLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SWITCH_DEVICE_REQUEST_LEGACY,
             &[switch_id],
@@ -1622,7 +1622,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> PatchSwitchDhcpServerStatesLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_SWITCH_DHCP_SERVER_STATES_LEGACY,
             &[switch_id],
@@ -1657,7 +1657,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> QuerySwitchConfigHistDetailsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_SWITCH_CONFIG_HIST_DETAILS_LEGACY,
             &[switch_id],
@@ -1693,7 +1693,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         transaction_id: &str,
     ) -> ListSwitchTransactionConfigHistDetailsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_TRANSACTION_CONFIG_HIST_DETAILS_LEGACY,
             &[switch_id, transaction_id],
@@ -1725,7 +1725,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> ListSwitchConfigBackupsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_CONFIG_BACKUPS_LEGACY,
             &[switch_id],
@@ -1758,7 +1758,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> CreateSwitchConfigBackupLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SWITCH_CONFIG_BACKUP_LEGACY,
             &[switch_id],
@@ -1792,7 +1792,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         body: &Vec<String>,
     ) -> DeleteSwitchConfigBackupsLegacy<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_CONFIG_BACKUPS_LEGACY,
             &[switch_id],
@@ -1827,7 +1827,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         config_backup_id: &str,
     ) -> GetSwitchConfigBackupLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SWITCH_CONFIG_BACKUP_LEGACY,
             &[switch_id, config_backup_id],
@@ -1859,7 +1859,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         config_backup_id: &str,
     ) -> DeleteSwitchConfigBackupLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_CONFIG_BACKUP_LEGACY,
             &[switch_id, config_backup_id],
@@ -1894,7 +1894,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         config_backup_id: &str,
     ) -> PatchSwitchConfigBackupLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_SWITCH_CONFIG_BACKUP_LEGACY,
             &[switch_id, config_backup_id],
@@ -1927,7 +1927,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> CreateSwitchConfigBackupComparisonLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SWITCH_CONFIG_BACKUP_COMPARISON_LEGACY,
             &[switch_id],
@@ -1965,7 +1965,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         config_backup_id: &str,
     ) -> GetSwitchConfigBackupFormattedConfigsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SWITCH_CONFIG_BACKUP_FORMATTED_CONFIGS_LEGACY,
             &[switch_id, config_backup_id],
@@ -1996,7 +1996,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> ListSwitchDhcpServerLeaseTablesLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_DHCP_SERVER_LEASE_TABLES_LEGACY,
             &[switch_id],
@@ -2028,7 +2028,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> CreateSwitchDebugRequestLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SWITCH_DEBUG_REQUEST_LEGACY,
             &[switch_id],
@@ -2061,7 +2061,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         troubleshooting_type: &str,
     ) -> GetSwitchDebugRequestLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SWITCH_DEBUG_REQUEST_LEGACY,
             &[switch_id, troubleshooting_type],
@@ -2090,7 +2090,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     )]
     #[inline]
     pub fn export_switches_csv_legacy(&self) -> ExportSwitchesCsvLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &EXPORT_SWITCHES_CSV_LEGACY,
             &[],
@@ -2119,7 +2119,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     )]
     #[inline]
     pub fn query_switch_ports_legacy(&self) -> QuerySwitchPortsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_SWITCH_PORTS_LEGACY,
             &[],
@@ -2148,7 +2148,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     )]
     #[inline]
     pub fn query_switch_clients_legacy(&self) -> QuerySwitchClientsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_SWITCH_CLIENTS_LEGACY,
             &[],
@@ -2156,18 +2156,18 @@ impl<'a> SwitchesLegacyClient<'a> {
         QuerySwitchClientsLegacy { req }
     }
 }
-static LIST_SWITCHES_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_SWITCHES_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switches_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switches_legacy` (List switches (venue-less)).
@@ -2176,7 +2176,7 @@ static LIST_SWITCHES_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime:
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchesLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListSwitchesLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2219,18 +2219,18 @@ impl<'a> ListSwitchesLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_SWITCH_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_legacy` (Add switches (venue-less)).
@@ -2240,7 +2240,7 @@ static CREATE_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime:
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateSwitchLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2289,18 +2289,18 @@ impl<'a> CreateSwitchLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_SWITCHES_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SWITCHES_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switches_legacy",
     method: ruckus_one_runtime::Method::Delete,
     path: "/switches",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switches_legacy` (Delete switches (venue-less)).
@@ -2309,7 +2309,7 @@ static DELETE_SWITCHES_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtim
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchesLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSwitchesLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2352,18 +2352,18 @@ impl<'a> DeleteSwitchesLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_SWITCH_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::get_switch_legacy` (Get switch (venue-less)).
@@ -2372,7 +2372,7 @@ static GET_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetSwitchLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2415,18 +2415,18 @@ impl<'a> GetSwitchLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_SWITCH_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_legacy",
     method: ruckus_one_runtime::Method::Put,
     path: "/switches/{switchId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::update_switch_legacy` (Update switch (venue-less)).
@@ -2436,7 +2436,7 @@ static UPDATE_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime:
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSwitchLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateSwitchLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2485,18 +2485,18 @@ impl<'a> UpdateSwitchLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static ADD_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ADD_SWITCH_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_switch_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches/{switchId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::add_switch_legacy` (Post switch (venue-less)).
@@ -2506,7 +2506,7 @@ static ADD_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddSwitchLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AddSwitchLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2555,18 +2555,18 @@ impl<'a> AddSwitchLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SWITCH_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_legacy",
     method: ruckus_one_runtime::Method::Delete,
     path: "/switches/{switchId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_legacy` (Delete switch (venue-less)).
@@ -2575,7 +2575,7 @@ static DELETE_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime:
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSwitchLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2618,18 +2618,18 @@ impl<'a> DeleteSwitchLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_SWITCH_POSITIONS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_SWITCH_POSITIONS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_positions_legacy",
     method: ruckus_one_runtime::Method::Put,
     path: "/switches/{switchId}/positions",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::update_switch_positions_legacy` (Update switch positions (venue-less)).
@@ -2639,7 +2639,7 @@ static UPDATE_SWITCH_POSITIONS_LEGACY: ruckus_one_runtime::Operation = ruckus_on
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSwitchPositionsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateSwitchPositionsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2688,18 +2688,18 @@ impl<'a> UpdateSwitchPositionsLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_port_settings_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}/portSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::get_switch_port_settings_legacy` (Get switch port settings (venue-less)).
@@ -2708,7 +2708,7 @@ static GET_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::Operation = ruckus_o
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchPortSettingsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetSwitchPortSettingsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2751,18 +2751,18 @@ impl<'a> GetSwitchPortSettingsLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_port_settings_legacy",
     method: ruckus_one_runtime::Method::Put,
     path: "/switches/{switchId}/portSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::update_switch_port_settings_legacy` (Update switch port settings (venue-less)).
@@ -2772,7 +2772,7 @@ static UPDATE_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::Operation = rucku
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSwitchPortSettingsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateSwitchPortSettingsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2821,18 +2821,18 @@ impl<'a> UpdateSwitchPortSettingsLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_port_settings_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches/{switchId}/portSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_port_settings_legacy` (Post switch port settings (venue-less)).
@@ -2842,7 +2842,7 @@ static CREATE_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::Operation = rucku
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchPortSettingsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateSwitchPortSettingsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2891,18 +2891,18 @@ impl<'a> CreateSwitchPortSettingsLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_SWITCH_VLANS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_SWITCH_VLANS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_vlans_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}/vlans",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_vlans_legacy` (List switch VLANs (venue-less)).
@@ -2911,7 +2911,7 @@ static LIST_SWITCH_VLANS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runt
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchVlansLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListSwitchVlansLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2954,18 +2954,18 @@ impl<'a> ListSwitchVlansLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_vlan_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches/{switchId}/vlans",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_vlan_legacy` (Add switch VLAN (venue-less)).
@@ -2975,7 +2975,7 @@ static CREATE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchVlanLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateSwitchVlanLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3024,18 +3024,18 @@ impl<'a> CreateSwitchVlanLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_SWITCH_VLANS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SWITCH_VLANS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_vlans_legacy",
     method: ruckus_one_runtime::Method::Delete,
     path: "/switches/{switchId}/vlans",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_vlans_legacy` (Delete switch VLANs (venue-less)).
@@ -3044,7 +3044,7 @@ static DELETE_SWITCH_VLANS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_ru
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchVlansLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSwitchVlansLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3087,18 +3087,18 @@ impl<'a> DeleteSwitchVlansLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_SWITCH_VLAN_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_SWITCH_VLAN_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_vlan_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}/vlans/{vlanId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::get_switch_vlan_legacy` (Get switch VLAN (venue-less)).
@@ -3107,7 +3107,7 @@ static GET_SWITCH_VLAN_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtim
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchVlanLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetSwitchVlanLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3150,18 +3150,18 @@ impl<'a> GetSwitchVlanLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_vlan_legacy",
     method: ruckus_one_runtime::Method::Put,
     path: "/switches/{switchId}/vlans/{vlanId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::update_switch_vlan_legacy` (Update switch VLAN (venue-less)).
@@ -3171,7 +3171,7 @@ static UPDATE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSwitchVlanLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateSwitchVlanLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3220,18 +3220,18 @@ impl<'a> UpdateSwitchVlanLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_vlan_legacy",
     method: ruckus_one_runtime::Method::Delete,
     path: "/switches/{switchId}/vlans/{vlanId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_vlan_legacy` (Delete switch VLAN (venue-less)).
@@ -3240,7 +3240,7 @@ static DELETE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchVlanLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSwitchVlanLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3283,18 +3283,18 @@ impl<'a> DeleteSwitchVlanLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_ve_ports_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}/vePorts",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_ve_ports_legacy` (List switch VE ports (venue-less)).
@@ -3303,7 +3303,7 @@ static LIST_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_r
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchVePortsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListSwitchVePortsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3346,18 +3346,18 @@ impl<'a> ListSwitchVePortsLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_ve_port_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches/{switchId}/vePorts",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_ve_port_legacy` (Add switch VE port (venue-less)).
@@ -3367,7 +3367,7 @@ static CREATE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchVePortLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateSwitchVePortLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3416,18 +3416,18 @@ impl<'a> CreateSwitchVePortLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_ve_ports_legacy",
     method: ruckus_one_runtime::Method::Delete,
     path: "/switches/{switchId}/vePorts",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_ve_ports_legacy` (Delete switch VE ports (venue-less)).
@@ -3436,7 +3436,7 @@ static DELETE_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchVePortsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSwitchVePortsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3479,18 +3479,18 @@ impl<'a> DeleteSwitchVePortsLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_ve_port_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}/vePorts/{vePortId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::get_switch_ve_port_legacy` (Get switch VE port (venue-less)).
@@ -3499,7 +3499,7 @@ static GET_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchVePortLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetSwitchVePortLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3542,18 +3542,18 @@ impl<'a> GetSwitchVePortLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_ve_port_legacy",
     method: ruckus_one_runtime::Method::Put,
     path: "/switches/{switchId}/vePorts/{vePortId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::update_switch_ve_port_legacy` (Update switch VE port (venue-less)).
@@ -3563,7 +3563,7 @@ static UPDATE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSwitchVePortLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateSwitchVePortLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3612,18 +3612,18 @@ impl<'a> UpdateSwitchVePortLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_ve_port_legacy",
     method: ruckus_one_runtime::Method::Delete,
     path: "/switches/{switchId}/vePorts/{vePortId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_ve_port_legacy` (Delete switch VE port (venue-less)).
@@ -3632,7 +3632,7 @@ static DELETE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchVePortLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSwitchVePortLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3675,18 +3675,18 @@ impl<'a> DeleteSwitchVePortLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_SWITCH_STATIC_ROUTES_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_SWITCH_STATIC_ROUTES_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_static_routes_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}/staticRoutes",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_static_routes_legacy` (List switch static routes (venue-less)).
@@ -3695,7 +3695,7 @@ static LIST_SWITCH_STATIC_ROUTES_LEGACY: ruckus_one_runtime::Operation = ruckus_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchStaticRoutesLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListSwitchStaticRoutesLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3738,18 +3738,18 @@ impl<'a> ListSwitchStaticRoutesLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_static_route_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches/{switchId}/staticRoutes",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_static_route_legacy` (Add switch static route (venue-less)).
@@ -3759,7 +3759,7 @@ static CREATE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::Operation = ruckus
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchStaticRouteLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateSwitchStaticRouteLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3808,18 +3808,18 @@ impl<'a> CreateSwitchStaticRouteLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_SWITCH_STATIC_ROUTES_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SWITCH_STATIC_ROUTES_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_static_routes_legacy",
     method: ruckus_one_runtime::Method::Delete,
     path: "/switches/{switchId}/staticRoutes",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_static_routes_legacy` (Delete switch static routes (venue-less)).
@@ -3828,7 +3828,7 @@ static DELETE_SWITCH_STATIC_ROUTES_LEGACY: ruckus_one_runtime::Operation = rucku
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchStaticRoutesLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSwitchStaticRoutesLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3871,18 +3871,18 @@ impl<'a> DeleteSwitchStaticRoutesLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_static_route_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}/staticRoutes/{staticRouteId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::get_switch_static_route_legacy` (Get switch static route (venue-less)).
@@ -3891,7 +3891,7 @@ static GET_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::Operation = ruckus_on
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchStaticRouteLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetSwitchStaticRouteLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3934,18 +3934,18 @@ impl<'a> GetSwitchStaticRouteLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_static_route_legacy",
     method: ruckus_one_runtime::Method::Put,
     path: "/switches/{switchId}/staticRoutes/{staticRouteId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::update_switch_static_route_legacy` (Update switch static route (venue-less)).
@@ -3955,7 +3955,7 @@ static UPDATE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::Operation = ruckus
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSwitchStaticRouteLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateSwitchStaticRouteLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4004,18 +4004,18 @@ impl<'a> UpdateSwitchStaticRouteLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_static_route_legacy",
     method: ruckus_one_runtime::Method::Delete,
     path: "/switches/{switchId}/staticRoutes/{staticRouteId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_static_route_legacy` (Delete switch static route (venue-less)).
@@ -4024,7 +4024,7 @@ static DELETE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::Operation = ruckus
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchStaticRouteLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSwitchStaticRouteLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4067,18 +4067,18 @@ impl<'a> DeleteSwitchStaticRouteLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_SWITCH_LAGS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_SWITCH_LAGS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_lags_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}/lags",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_lags_legacy` (List switch LAGs (venue-less)).
@@ -4087,7 +4087,7 @@ static LIST_SWITCH_LAGS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runti
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchLagsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListSwitchLagsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4130,18 +4130,18 @@ impl<'a> ListSwitchLagsLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_SWITCH_LAG_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_SWITCH_LAG_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_lag_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches/{switchId}/lags",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_lag_legacy` (Add switch LAG (venue-less)).
@@ -4151,7 +4151,7 @@ static CREATE_SWITCH_LAG_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runt
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchLagLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateSwitchLagLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4200,18 +4200,18 @@ impl<'a> CreateSwitchLagLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_SWITCH_LAGS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SWITCH_LAGS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_lags_legacy",
     method: ruckus_one_runtime::Method::Delete,
     path: "/switches/{switchId}/lags",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_lags_legacy` (Delete switch LAGs (venue-less)).
@@ -4220,7 +4220,7 @@ static DELETE_SWITCH_LAGS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchLagsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSwitchLagsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4263,18 +4263,18 @@ impl<'a> DeleteSwitchLagsLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_SWITCH_LAG_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_SWITCH_LAG_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_lag_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}/lags/{lagId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::get_switch_lag_legacy` (Get switch LAG (venue-less)).
@@ -4283,7 +4283,7 @@ static GET_SWITCH_LAG_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchLagLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetSwitchLagLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4326,18 +4326,18 @@ impl<'a> GetSwitchLagLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_SWITCH_LAG_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_SWITCH_LAG_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_lag_legacy",
     method: ruckus_one_runtime::Method::Put,
     path: "/switches/{switchId}/lags/{lagId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::update_switch_lag_legacy` (Update switch LAG (venue-less)).
@@ -4347,7 +4347,7 @@ static UPDATE_SWITCH_LAG_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runt
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSwitchLagLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateSwitchLagLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4396,18 +4396,18 @@ impl<'a> UpdateSwitchLagLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_SWITCH_LAG_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SWITCH_LAG_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_lag_legacy",
     method: ruckus_one_runtime::Method::Delete,
     path: "/switches/{switchId}/lags/{lagId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_lag_legacy` (Delete switch LAG (venue-less)).
@@ -4416,7 +4416,7 @@ static DELETE_SWITCH_LAG_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runt
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchLagLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSwitchLagLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4459,18 +4459,18 @@ impl<'a> DeleteSwitchLagLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_dhcp_servers_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}/dhcpServers",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_dhcp_servers_legacy` (List switch DHCP servers (venue-less)).
@@ -4479,7 +4479,7 @@ static LIST_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::Operation = ruckus_o
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchDhcpServersLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListSwitchDhcpServersLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4522,18 +4522,18 @@ impl<'a> ListSwitchDhcpServersLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_dhcp_server_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches/{switchId}/dhcpServers",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_dhcp_server_legacy` (Add switch DHCP server (venue-less)).
@@ -4543,7 +4543,7 @@ static CREATE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::Operation = ruckus_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchDhcpServerLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateSwitchDhcpServerLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4592,18 +4592,18 @@ impl<'a> CreateSwitchDhcpServerLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_dhcp_servers_legacy",
     method: ruckus_one_runtime::Method::Delete,
     path: "/switches/{switchId}/dhcpServers",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_dhcp_servers_legacy` (Delete switch DHCP servers (venue-less)).
@@ -4612,7 +4612,7 @@ static DELETE_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::Operation = ruckus
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchDhcpServersLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSwitchDhcpServersLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4655,18 +4655,18 @@ impl<'a> DeleteSwitchDhcpServersLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_dhcp_server_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}/dhcpServers/{dhcpServerId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::get_switch_dhcp_server_legacy` (Get switch DHCP server (venue-less)).
@@ -4675,7 +4675,7 @@ static GET_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::Operation = ruckus_one
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchDhcpServerLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetSwitchDhcpServerLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4718,18 +4718,18 @@ impl<'a> GetSwitchDhcpServerLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_dhcp_server_legacy",
     method: ruckus_one_runtime::Method::Put,
     path: "/switches/{switchId}/dhcpServers/{dhcpServerId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::update_switch_dhcp_server_legacy` (Update switch DHCP server (venue-less)).
@@ -4739,7 +4739,7 @@ static UPDATE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::Operation = ruckus_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSwitchDhcpServerLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateSwitchDhcpServerLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4788,18 +4788,18 @@ impl<'a> UpdateSwitchDhcpServerLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_dhcp_server_legacy",
     method: ruckus_one_runtime::Method::Delete,
     path: "/switches/{switchId}/dhcpServers/{dhcpServerId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_dhcp_server_legacy` (Delete switch DHCP server (venue-less)).
@@ -4808,7 +4808,7 @@ static DELETE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::Operation = ruckus_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchDhcpServerLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSwitchDhcpServerLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4851,18 +4851,18 @@ impl<'a> DeleteSwitchDhcpServerLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_SWITCH_VLANS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_SWITCH_VLANS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_vlans_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches/{switchId}/vlans/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::query_switch_vlans_legacy` (Query switch VLANs (venue-less)).
@@ -4872,7 +4872,7 @@ static QUERY_SWITCH_VLANS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySwitchVlansLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QuerySwitchVlansLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4887,8 +4887,8 @@ impl<'a> QuerySwitchVlansLegacy<'a> {
         self.req.json(body);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -4940,18 +4940,18 @@ impl<'a> QuerySwitchVlansLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_ve_ports_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches/{switchId}/vePorts/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::query_switch_ve_ports_legacy` (Query switch VE ports (venue-less)).
@@ -4961,7 +4961,7 @@ static QUERY_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySwitchVePortsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QuerySwitchVePortsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4976,8 +4976,8 @@ impl<'a> QuerySwitchVePortsLegacy<'a> {
         self.req.json(body);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -5029,18 +5029,18 @@ impl<'a> QuerySwitchVePortsLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_dhcp_servers_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches/{switchId}/dhcpServers/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::query_switch_dhcp_servers_legacy` (Query switch DHCP servers (venue-less)).
@@ -5050,7 +5050,7 @@ static QUERY_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::Operation = ruckus_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySwitchDhcpServersLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QuerySwitchDhcpServersLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5065,8 +5065,8 @@ impl<'a> QuerySwitchDhcpServersLegacy<'a> {
         self.req.json(body);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -5118,18 +5118,18 @@ impl<'a> QuerySwitchDhcpServersLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_SWITCH_ACLS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_SWITCH_ACLS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_acls_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches/{switchId}/acls/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::query_switch_acls_legacy` (Query switch ACLs (venue-less)).
@@ -5139,7 +5139,7 @@ static QUERY_SWITCH_ACLS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runt
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySwitchAclsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QuerySwitchAclsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5154,8 +5154,8 @@ impl<'a> QuerySwitchAclsLegacy<'a> {
         self.req.json(body);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -5207,18 +5207,18 @@ impl<'a> QuerySwitchAclsLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_config_backups_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches/{switchId}/configBackups/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::query_switch_config_backups_legacy` (Query switch configuration backups (venue-less)).
@@ -5228,7 +5228,7 @@ static QUERY_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::Operation = rucku
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySwitchConfigBackupsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QuerySwitchConfigBackupsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5243,8 +5243,8 @@ impl<'a> QuerySwitchConfigBackupsLegacy<'a> {
         self.req.json(body);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -5298,18 +5298,18 @@ impl<'a> QuerySwitchConfigBackupsLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_SWITCH_ACLS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_SWITCH_ACLS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_acls_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}/acls",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_acls_legacy` (List switch ACLs (venue-less)).
@@ -5318,7 +5318,7 @@ static LIST_SWITCH_ACLS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runti
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchAclsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListSwitchAclsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5361,18 +5361,18 @@ impl<'a> ListSwitchAclsLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_SWITCH_ACL_UNIONS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_SWITCH_ACL_UNIONS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_acl_unions_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}/aclUnions",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_acl_unions_legacy` (List switch ACL unions (venue-less)).
@@ -5381,7 +5381,7 @@ static LIST_SWITCH_ACL_UNIONS_LEGACY: ruckus_one_runtime::Operation = ruckus_one
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchAclUnionsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListSwitchAclUnionsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5424,18 +5424,18 @@ impl<'a> ListSwitchAclUnionsLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_SWITCH_VLAN_UNIONS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_SWITCH_VLAN_UNIONS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_vlan_unions_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}/vlanUnions",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_vlan_unions_legacy` (List switch VLAN unions (venue-less)).
@@ -5444,7 +5444,7 @@ static LIST_SWITCH_VLAN_UNIONS_LEGACY: ruckus_one_runtime::Operation = ruckus_on
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchVlanUnionsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListSwitchVlanUnionsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5487,18 +5487,18 @@ impl<'a> ListSwitchVlanUnionsLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_SWITCH_DEVICE_REQUEST_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_SWITCH_DEVICE_REQUEST_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_device_request_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches/{switchId}/deviceRequests",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_device_request_legacy` (Sync or reboot switch (venue-less)).
@@ -5508,7 +5508,7 @@ static CREATE_SWITCH_DEVICE_REQUEST_LEGACY: ruckus_one_runtime::Operation = ruck
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchDeviceRequestLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateSwitchDeviceRequestLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5557,18 +5557,18 @@ impl<'a> CreateSwitchDeviceRequestLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static PATCH_SWITCH_DHCP_SERVER_STATES_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static PATCH_SWITCH_DHCP_SERVER_STATES_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_switch_dhcp_server_states_legacy",
     method: ruckus_one_runtime::Method::Patch,
     path: "/switches/{switchId}/dhcpServerStates",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::patch_switch_dhcp_server_states_legacy` (Change switch DHCP server state (venue-less)).
@@ -5578,7 +5578,7 @@ static PATCH_SWITCH_DHCP_SERVER_STATES_LEGACY: ruckus_one_runtime::Operation = r
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchSwitchDhcpServerStatesLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> PatchSwitchDhcpServerStatesLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5627,18 +5627,18 @@ impl<'a> PatchSwitchDhcpServerStatesLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_SWITCH_CONFIG_HIST_DETAILS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_SWITCH_CONFIG_HIST_DETAILS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_config_hist_details_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches/{switchId}/configHistDetails/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::query_switch_config_hist_details_legacy` (Query switch configuration history (venue-less)).
@@ -5648,7 +5648,7 @@ static QUERY_SWITCH_CONFIG_HIST_DETAILS_LEGACY: ruckus_one_runtime::Operation = 
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySwitchConfigHistDetailsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QuerySwitchConfigHistDetailsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5663,8 +5663,8 @@ impl<'a> QuerySwitchConfigHistDetailsLegacy<'a> {
         self.req.json(body);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "list",
         first_page: 1u32,
     };
@@ -5723,18 +5723,18 @@ impl<'a> QuerySwitchConfigHistDetailsLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_SWITCH_TRANSACTION_CONFIG_HIST_DETAILS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_SWITCH_TRANSACTION_CONFIG_HIST_DETAILS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_transaction_config_hist_details_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}/transactions/{transactionId}/configHistDetails",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_transaction_config_hist_details_legacy` (List configuration history of a transaction (venue-less)).
@@ -5743,7 +5743,7 @@ static LIST_SWITCH_TRANSACTION_CONFIG_HIST_DETAILS_LEGACY: ruckus_one_runtime::O
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchTransactionConfigHistDetailsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListSwitchTransactionConfigHistDetailsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5786,18 +5786,18 @@ impl<'a> ListSwitchTransactionConfigHistDetailsLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_config_backups_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}/configBackups",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_config_backups_legacy` (List switch configuration backups (venue-less)).
@@ -5806,7 +5806,7 @@ static LIST_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::Operation = ruckus
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchConfigBackupsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListSwitchConfigBackupsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5849,18 +5849,18 @@ impl<'a> ListSwitchConfigBackupsLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_config_backup_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches/{switchId}/configBackups",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_config_backup_legacy` (Back up switch configuration (venue-less)).
@@ -5870,7 +5870,7 @@ static CREATE_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::Operation = rucku
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchConfigBackupLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateSwitchConfigBackupLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5919,18 +5919,18 @@ impl<'a> CreateSwitchConfigBackupLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_config_backups_legacy",
     method: ruckus_one_runtime::Method::Delete,
     path: "/switches/{switchId}/configBackups",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_config_backups_legacy` (Delete switch configuration backups (venue-less)).
@@ -5939,7 +5939,7 @@ static DELETE_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::Operation = ruck
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchConfigBackupsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSwitchConfigBackupsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5982,18 +5982,18 @@ impl<'a> DeleteSwitchConfigBackupsLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_config_backup_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}/configBackups/{configBackupId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::get_switch_config_backup_legacy` (Get switch configuration backup (venue-less)).
@@ -6002,7 +6002,7 @@ static GET_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::Operation = ruckus_o
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchConfigBackupLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetSwitchConfigBackupLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6045,18 +6045,18 @@ impl<'a> GetSwitchConfigBackupLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_config_backup_legacy",
     method: ruckus_one_runtime::Method::Delete,
     path: "/switches/{switchId}/configBackups/{configBackupId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_config_backup_legacy` (Delete switch configuration backup (venue-less)).
@@ -6065,7 +6065,7 @@ static DELETE_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::Operation = rucku
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchConfigBackupLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSwitchConfigBackupLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6108,18 +6108,18 @@ impl<'a> DeleteSwitchConfigBackupLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static PATCH_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static PATCH_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_switch_config_backup_legacy",
     method: ruckus_one_runtime::Method::Patch,
     path: "/switches/{switchId}/configBackups/{configBackupId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::patch_switch_config_backup_legacy` (Restore switch configuration backup (venue-less)).
@@ -6129,7 +6129,7 @@ static PATCH_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::Operation = ruckus
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchSwitchConfigBackupLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> PatchSwitchConfigBackupLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6178,18 +6178,18 @@ impl<'a> PatchSwitchConfigBackupLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_SWITCH_CONFIG_BACKUP_COMPARISON_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_SWITCH_CONFIG_BACKUP_COMPARISON_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_config_backup_comparison_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches/{switchId}/configBackups/comparisons",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_config_backup_comparison_legacy` (Compare switch configuration backups (venue-less)).
@@ -6199,7 +6199,7 @@ static CREATE_SWITCH_CONFIG_BACKUP_COMPARISON_LEGACY: ruckus_one_runtime::Operat
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchConfigBackupComparisonLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateSwitchConfigBackupComparisonLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6248,18 +6248,18 @@ impl<'a> CreateSwitchConfigBackupComparisonLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_SWITCH_CONFIG_BACKUP_FORMATTED_CONFIGS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_SWITCH_CONFIG_BACKUP_FORMATTED_CONFIGS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_config_backup_formatted_configs_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}/configBackups/{configBackupId}/formattedConfigs",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::get_switch_config_backup_formatted_configs_legacy` (Get formatted backup configuration (venue-less)).
@@ -6268,7 +6268,7 @@ static GET_SWITCH_CONFIG_BACKUP_FORMATTED_CONFIGS_LEGACY: ruckus_one_runtime::Op
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchConfigBackupFormattedConfigsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetSwitchConfigBackupFormattedConfigsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6311,18 +6311,18 @@ impl<'a> GetSwitchConfigBackupFormattedConfigsLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_SWITCH_DHCP_SERVER_LEASE_TABLES_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_SWITCH_DHCP_SERVER_LEASE_TABLES_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_dhcp_server_lease_tables_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}/dhcpServers/leaseTables",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_dhcp_server_lease_tables_legacy` (List switch DHCP lease tables (venue-less)).
@@ -6331,7 +6331,7 @@ static LIST_SWITCH_DHCP_SERVER_LEASE_TABLES_LEGACY: ruckus_one_runtime::Operatio
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchDhcpServerLeaseTablesLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListSwitchDhcpServerLeaseTablesLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6374,18 +6374,18 @@ impl<'a> ListSwitchDhcpServerLeaseTablesLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_SWITCH_DEBUG_REQUEST_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_SWITCH_DEBUG_REQUEST_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_debug_request_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches/{switchId}/debugRequests",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_debug_request_legacy` (Request switch troubleshooting (venue-less)).
@@ -6395,7 +6395,7 @@ static CREATE_SWITCH_DEBUG_REQUEST_LEGACY: ruckus_one_runtime::Operation = rucku
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchDebugRequestLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateSwitchDebugRequestLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6444,18 +6444,18 @@ impl<'a> CreateSwitchDebugRequestLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_SWITCH_DEBUG_REQUEST_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_SWITCH_DEBUG_REQUEST_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_debug_request_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}/debugRequests/{troubleshootingType}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::get_switch_debug_request_legacy` (Get switch troubleshooting result (venue-less)).
@@ -6464,7 +6464,7 @@ static GET_SWITCH_DEBUG_REQUEST_LEGACY: ruckus_one_runtime::Operation = ruckus_o
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchDebugRequestLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetSwitchDebugRequestLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6507,18 +6507,18 @@ impl<'a> GetSwitchDebugRequestLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static EXPORT_SWITCHES_CSV_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static EXPORT_SWITCHES_CSV_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "export_switches_csv_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches/query/csvFiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "text/csv",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::export_switches_csv_legacy` (Export switches as CSV (venue-less)).
@@ -6528,7 +6528,7 @@ static EXPORT_SWITCHES_CSV_LEGACY: ruckus_one_runtime::Operation = ruckus_one_ru
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ExportSwitchesCsvLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ExportSwitchesCsvLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6577,18 +6577,18 @@ impl<'a> ExportSwitchesCsvLegacy<'a> {
         self.req.send_bytes_with_response()
     }
 }
-static QUERY_SWITCH_PORTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_SWITCH_PORTS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_ports_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches/ports/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::query_switch_ports_legacy` (Query switch ports (venue-less)).
@@ -6598,7 +6598,7 @@ static QUERY_SWITCH_PORTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySwitchPortsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QuerySwitchPortsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6613,8 +6613,8 @@ impl<'a> QuerySwitchPortsLegacy<'a> {
         self.req.json(body);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -6668,18 +6668,18 @@ impl<'a> QuerySwitchPortsLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_SWITCH_CLIENTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_SWITCH_CLIENTS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_clients_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches/clients/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::query_switch_clients_legacy` (Query switch clients (venue-less)).
@@ -6689,7 +6689,7 @@ static QUERY_SWITCH_CLIENTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_r
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySwitchClientsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QuerySwitchClientsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6704,8 +6704,8 @@ impl<'a> QuerySwitchClientsLegacy<'a> {
         self.req.json(body);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };

@@ -25,13 +25,13 @@ impl serde::Serialize for VenueApManagementTrafficVlanSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApManagementTrafficVlanSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("vlanId", &v.vlan_id);
             w.optional("venueApManagementVlan", &v.venue_ap_management_vlan);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -41,10 +41,10 @@ impl<'de> serde::Deserialize<'de> for VenueApManagementTrafficVlanSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             VenueApManagementTrafficVlanSettings,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueApManagementTrafficVlanSettings {
                 vlan_id: f.optional("vlanId"),
@@ -54,7 +54,7 @@ impl<'de> serde::Deserialize<'de> for VenueApManagementTrafficVlanSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApManagementTrafficVlanSettings"))
     }
 }
@@ -105,7 +105,7 @@ impl serde::Serialize for VenueApMeshSettingsV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApMeshSettingsV1,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("enabled", &v.enabled);
             w.optional("passphrase", &v.passphrase);
@@ -113,7 +113,7 @@ impl serde::Serialize for VenueApMeshSettingsV1 {
             w.optional("ssid", &v.ssid);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -123,8 +123,11 @@ impl<'de> serde::Deserialize<'de> for VenueApMeshSettingsV1 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueApMeshSettingsV1, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            VenueApMeshSettingsV1,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = VenueApMeshSettingsV1 {
                 enabled: f.optional("enabled"),
                 passphrase: f.optional("passphrase"),
@@ -135,7 +138,7 @@ impl<'de> serde::Deserialize<'de> for VenueApMeshSettingsV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApMeshSettingsV1"))
     }
 }
@@ -273,7 +276,7 @@ impl serde::Serialize for VenueApRadio6GHzSettingsV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApRadio6GHzSettingsV1,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("allowedChannels", &v.allowed_channels);
             w.optional("bssMinRate6G", &v.bss_min_rate6g);
@@ -300,7 +303,7 @@ impl serde::Serialize for VenueApRadio6GHzSettingsV1 {
             w.optional("venueHeight", &v.venue_height);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -310,8 +313,11 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsV1 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueApRadio6GHzSettingsV1, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            VenueApRadio6GHzSettingsV1,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = VenueApRadio6GHzSettingsV1 {
                 allowed_channels: f.optional("allowedChannels"),
                 bss_min_rate6g: f.optional("bssMinRate6G"),
@@ -336,7 +342,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApRadio6GHzSettingsV1"))
     }
 }
@@ -480,7 +486,7 @@ impl serde::Serialize for VenueApRadioSettingsV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApRadioSettingsV1,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("radioParams24G", &v.radio_params24g);
             w.optional("radioParams50G", &v.radio_params50g);
@@ -488,7 +494,7 @@ impl serde::Serialize for VenueApRadioSettingsV1 {
             w.optional("radioParamsDual5G", &v.radio_params_dual5g);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -498,8 +504,11 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioSettingsV1 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueApRadioSettingsV1, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            VenueApRadioSettingsV1,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = VenueApRadioSettingsV1 {
                 radio_params24g: f.optional("radioParams24G"),
                 radio_params50g: f.optional("radioParams50G"),
@@ -510,7 +519,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioSettingsV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApRadioSettingsV1"))
     }
 }
@@ -577,12 +586,12 @@ impl serde::Serialize for VenueApTlsKeyEnhancedModeSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApTlsKeyEnhancedModeSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("tlsKeyEnhancedModeEnabled", &v.tls_key_enhanced_mode_enabled);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -592,10 +601,10 @@ impl<'de> serde::Deserialize<'de> for VenueApTlsKeyEnhancedModeSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             VenueApTlsKeyEnhancedModeSettings,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueApTlsKeyEnhancedModeSettings {
                 tls_key_enhanced_mode_enabled: f.optional("tlsKeyEnhancedModeEnabled"),
@@ -604,7 +613,7 @@ impl<'de> serde::Deserialize<'de> for VenueApTlsKeyEnhancedModeSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApTlsKeyEnhancedModeSettings"))
     }
 }
@@ -660,7 +669,7 @@ impl<'a> VenueApSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApBssColoringSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_BSS_COLORING_SETTINGS,
             &[venue_id],
@@ -688,7 +697,7 @@ impl<'a> VenueApSettingsClient<'a> {
         venue_id: &str,
         body: &super::common::VenueApBssColoringSettings,
     ) -> UpdateVenueApBssColoringSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_BSS_COLORING_SETTINGS,
             &[venue_id],
@@ -714,7 +723,7 @@ impl<'a> VenueApSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApCellularSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_CELLULAR_SETTINGS,
             &[venue_id],
@@ -740,7 +749,7 @@ impl<'a> VenueApSettingsClient<'a> {
         venue_id: &str,
         body: &super::common::VenueApCellularSettings,
     ) -> UpdateVenueApCellularSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_CELLULAR_SETTINGS,
             &[venue_id],
@@ -766,7 +775,7 @@ impl<'a> VenueApSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApClientAdmissionControlSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS,
             &[venue_id],
@@ -794,7 +803,7 @@ impl<'a> VenueApSettingsClient<'a> {
         venue_id: &str,
         body: &super::common::VenueApClientAdmissionControlSettings,
     ) -> UpdateVenueApClientAdmissionControlSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS,
             &[venue_id],
@@ -820,7 +829,7 @@ impl<'a> VenueApSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApDirectedMulticastSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_DIRECTED_MULTICAST_SETTINGS,
             &[venue_id],
@@ -848,7 +857,7 @@ impl<'a> VenueApSettingsClient<'a> {
         venue_id: &str,
         body: &super::common::VenueApDirectedMulticastSettings,
     ) -> UpdateVenueApDirectedMulticastSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_DIRECTED_MULTICAST_SETTINGS,
             &[venue_id],
@@ -874,7 +883,7 @@ impl<'a> VenueApSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApDosProtectionSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_DOS_PROTECTION_SETTINGS,
             &[venue_id],
@@ -902,7 +911,7 @@ impl<'a> VenueApSettingsClient<'a> {
         venue_id: &str,
         body: &super::common::VenueApDosProtectionSettings,
     ) -> UpdateVenueApDosProtectionSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_DOS_PROTECTION_SETTINGS,
             &[venue_id],
@@ -930,7 +939,7 @@ impl<'a> VenueApSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApIotSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_IOT_SETTINGS,
             &[venue_id],
@@ -956,7 +965,7 @@ impl<'a> VenueApSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> UpdateVenueApIotSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_IOT_SETTINGS,
             &[venue_id],
@@ -981,7 +990,7 @@ impl<'a> VenueApSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApIpModeSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_IP_MODE_SETTINGS,
             &[venue_id],
@@ -1007,7 +1016,7 @@ impl<'a> VenueApSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> UpdateVenueApIpModeSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_IP_MODE_SETTINGS,
             &[venue_id],
@@ -1030,7 +1039,7 @@ impl<'a> VenueApSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApLoadBalancingSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_LOAD_BALANCING_SETTINGS,
             &[venue_id],
@@ -1058,7 +1067,7 @@ impl<'a> VenueApSettingsClient<'a> {
         venue_id: &str,
         body: &super::common::VenueApLoadBalancingSettings,
     ) -> UpdateVenueApLoadBalancingSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_LOAD_BALANCING_SETTINGS,
             &[venue_id],
@@ -1084,7 +1093,7 @@ impl<'a> VenueApSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApManagementTrafficVlanSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS,
             &[venue_id],
@@ -1112,7 +1121,7 @@ impl<'a> VenueApSettingsClient<'a> {
         venue_id: &str,
         body: &VenueApManagementTrafficVlanSettings,
     ) -> UpdateVenueApManagementTrafficVlanSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS,
             &[venue_id],
@@ -1138,7 +1147,7 @@ impl<'a> VenueApSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApMeshSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_MESH_SETTINGS,
             &[venue_id],
@@ -1161,7 +1170,7 @@ impl<'a> VenueApSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApMeshSettingsV1<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_MESH_SETTINGS_V1,
             &[venue_id],
@@ -1187,7 +1196,7 @@ impl<'a> VenueApSettingsClient<'a> {
         venue_id: &str,
         body: &super::common::VenueApMeshSettings,
     ) -> UpdateVenueApMeshSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_MESH_SETTINGS,
             &[venue_id],
@@ -1214,7 +1223,7 @@ impl<'a> VenueApSettingsClient<'a> {
         venue_id: &str,
         body: &VenueApMeshSettingsV1,
     ) -> UpdateVenueApMeshSettingsV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_MESH_SETTINGS_V1,
             &[venue_id],
@@ -1238,7 +1247,7 @@ impl<'a> VenueApSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApMulticastDnsFencingSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_MULTICAST_DNS_FENCING_SETTINGS,
             &[venue_id],
@@ -1266,7 +1275,7 @@ impl<'a> VenueApSettingsClient<'a> {
         venue_id: &str,
         body: &super::common::VenueApMulticastDnsFencingSettings,
     ) -> UpdateVenueApMulticastDnsFencingSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_MULTICAST_DNS_FENCING_SETTINGS,
             &[venue_id],
@@ -1296,7 +1305,7 @@ impl<'a> VenueApSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApRadioSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_RADIO_SETTINGS,
             &[venue_id],
@@ -1323,7 +1332,7 @@ impl<'a> VenueApSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApRadioSettingsV1<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_RADIO_SETTINGS_V1,
             &[venue_id],
@@ -1352,7 +1361,7 @@ impl<'a> VenueApSettingsClient<'a> {
         venue_id: &str,
         body: &super::common::VenueApRadioSettings,
     ) -> UpdateVenueApRadioSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_RADIO_SETTINGS,
             &[venue_id],
@@ -1382,7 +1391,7 @@ impl<'a> VenueApSettingsClient<'a> {
         venue_id: &str,
         body: &VenueApRadioSettingsV1,
     ) -> UpdateVenueApRadioSettingsV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_RADIO_SETTINGS_V1,
             &[venue_id],
@@ -1408,7 +1417,7 @@ impl<'a> VenueApSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApRadiusOptions<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_RADIUS_OPTIONS,
             &[venue_id],
@@ -1434,7 +1443,7 @@ impl<'a> VenueApSettingsClient<'a> {
         venue_id: &str,
         body: &super::common::VenueApRadiusOptionSettings,
     ) -> UpdateVenueApRadiusOptions<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_RADIUS_OPTIONS,
             &[venue_id],
@@ -1458,7 +1467,7 @@ impl<'a> VenueApSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApRebootTimeoutSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_REBOOT_TIMEOUT_SETTINGS,
             &[venue_id],
@@ -1486,7 +1495,7 @@ impl<'a> VenueApSettingsClient<'a> {
         venue_id: &str,
         body: &super::common::VenueApRebootTimeoutSettings,
     ) -> UpdateVenueApRebootTimeoutSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_REBOOT_TIMEOUT_SETTINGS,
             &[venue_id],
@@ -1512,7 +1521,7 @@ impl<'a> VenueApSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApSmartMonitorSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_SMART_MONITOR_SETTINGS,
             &[venue_id],
@@ -1540,7 +1549,7 @@ impl<'a> VenueApSettingsClient<'a> {
         venue_id: &str,
         body: &super::common::VenueApSmartMonitorSettings,
     ) -> UpdateVenueApSmartMonitorSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_SMART_MONITOR_SETTINGS,
             &[venue_id],
@@ -1566,7 +1575,7 @@ impl<'a> VenueApSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApTlsKeyEnhancedSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_TLS_KEY_ENHANCED_SETTINGS,
             &[venue_id],
@@ -1594,7 +1603,7 @@ impl<'a> VenueApSettingsClient<'a> {
         venue_id: &str,
         body: &VenueApTlsKeyEnhancedModeSettings,
     ) -> UpdateVenueApTlsKeyEnhancedSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_TLS_KEY_ENHANCED_SETTINGS,
             &[venue_id],
@@ -1605,22 +1614,22 @@ impl<'a> VenueApSettingsClient<'a> {
         }
     }
 }
-static GET_VENUE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_bss_coloring_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apBssColoringSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_bss_coloring_settings`; the first is the default.
@@ -1636,7 +1645,7 @@ pub type GetVenueApBssColoringSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApBssColoringSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApBssColoringSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1688,22 +1697,22 @@ impl<'a> GetVenueApBssColoringSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_bss_coloring_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apBssColoringSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_bss_coloring_settings`; the first is the default.
@@ -1719,7 +1728,7 @@ pub type UpdateVenueApBssColoringSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApBssColoringSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApBssColoringSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1798,22 +1807,22 @@ impl<'a> UpdateVenueApBssColoringSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_AP_CELLULAR_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_CELLULAR_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_cellular_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apCellularSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_cellular_settings`; the first is the default.
@@ -1829,7 +1838,7 @@ pub type GetVenueApCellularSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApCellularSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApCellularSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1881,22 +1890,22 @@ impl<'a> GetVenueApCellularSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_CELLULAR_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_CELLULAR_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_cellular_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apCellularSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_cellular_settings`; the first is the default.
@@ -1912,7 +1921,7 @@ pub type UpdateVenueApCellularSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApCellularSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApCellularSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1991,22 +2000,22 @@ impl<'a> UpdateVenueApCellularSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_client_admission_control_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apClientAdmissionControlSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_client_admission_control_settings`; the first is the default.
@@ -2022,7 +2031,7 @@ pub type GetVenueApClientAdmissionControlSettingsVersion = super::versions::V1Or
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApClientAdmissionControlSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApClientAdmissionControlSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2079,22 +2088,22 @@ impl<'a> GetVenueApClientAdmissionControlSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_client_admission_control_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apClientAdmissionControlSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_client_admission_control_settings`; the first is the default.
@@ -2110,7 +2119,7 @@ pub type UpdateVenueApClientAdmissionControlSettingsVersion = super::versions::V
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApClientAdmissionControlSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApClientAdmissionControlSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2192,22 +2201,22 @@ impl<'a> UpdateVenueApClientAdmissionControlSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_directed_multicast_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apDirectedMulticastSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_directed_multicast_settings`; the first is the default.
@@ -2223,7 +2232,7 @@ pub type GetVenueApDirectedMulticastSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApDirectedMulticastSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApDirectedMulticastSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2280,22 +2289,22 @@ impl<'a> GetVenueApDirectedMulticastSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_directed_multicast_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apDirectedMulticastSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_directed_multicast_settings`; the first is the default.
@@ -2311,7 +2320,7 @@ pub type UpdateVenueApDirectedMulticastSettingsVersion = super::versions::V1OrJs
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApDirectedMulticastSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApDirectedMulticastSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2393,22 +2402,22 @@ impl<'a> UpdateVenueApDirectedMulticastSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_AP_DOS_PROTECTION_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_DOS_PROTECTION_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_dos_protection_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apDosProtectionSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_dos_protection_settings`; the first is the default.
@@ -2424,7 +2433,7 @@ pub type GetVenueApDosProtectionSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApDosProtectionSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApDosProtectionSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2476,22 +2485,22 @@ impl<'a> GetVenueApDosProtectionSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_DOS_PROTECTION_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_DOS_PROTECTION_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_dos_protection_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apDosProtectionSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_dos_protection_settings`; the first is the default.
@@ -2507,7 +2516,7 @@ pub type UpdateVenueApDosProtectionSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApDosProtectionSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApDosProtectionSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2589,18 +2598,18 @@ impl<'a> UpdateVenueApDosProtectionSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_AP_IOT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_IOT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_iot_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apIotSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApSettingsClient::get_venue_ap_iot_settings` (Get venue AP IoT settings).
@@ -2609,7 +2618,7 @@ static GET_VENUE_AP_IOT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApIotSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApIotSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2652,18 +2661,18 @@ impl<'a> GetVenueApIotSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_IOT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_IOT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_iot_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apIotSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApSettingsClient::update_venue_ap_iot_settings` (Update venue AP IoT settings).
@@ -2673,7 +2682,7 @@ static UPDATE_VENUE_AP_IOT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApIotSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApIotSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2722,18 +2731,18 @@ impl<'a> UpdateVenueApIotSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VENUE_AP_IP_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_IP_MODE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_ip_mode_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apIpModeSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApSettingsClient::get_venue_ap_ip_mode_settings` (Get venue AP IP mode settings).
@@ -2742,7 +2751,7 @@ static GET_VENUE_AP_IP_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApIpModeSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApIpModeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2785,18 +2794,18 @@ impl<'a> GetVenueApIpModeSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_IP_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_IP_MODE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_ip_mode_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apIpModeSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApSettingsClient::update_venue_ap_ip_mode_settings` (Update venue AP IP mode settings).
@@ -2806,7 +2815,7 @@ static UPDATE_VENUE_AP_IP_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApIpModeSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApIpModeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2855,22 +2864,22 @@ impl<'a> UpdateVenueApIpModeSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VENUE_AP_LOAD_BALANCING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_LOAD_BALANCING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_load_balancing_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apLoadBalancingSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_load_balancing_settings`; the first is the default.
@@ -2886,7 +2895,7 @@ pub type GetVenueApLoadBalancingSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApLoadBalancingSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApLoadBalancingSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2938,22 +2947,22 @@ impl<'a> GetVenueApLoadBalancingSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_LOAD_BALANCING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_LOAD_BALANCING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_load_balancing_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apLoadBalancingSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_load_balancing_settings`; the first is the default.
@@ -2969,7 +2978,7 @@ pub type UpdateVenueApLoadBalancingSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApLoadBalancingSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApLoadBalancingSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3051,22 +3060,22 @@ impl<'a> UpdateVenueApLoadBalancingSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_management_traffic_vlan_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apManagementTrafficVlanSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_management_traffic_vlan_settings`; the first is the default.
@@ -3082,7 +3091,7 @@ pub type GetVenueApManagementTrafficVlanSettingsVersion = super::versions::V1OrJ
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApManagementTrafficVlanSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApManagementTrafficVlanSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3134,22 +3143,22 @@ impl<'a> GetVenueApManagementTrafficVlanSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_management_traffic_vlan_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apManagementTrafficVlanSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_management_traffic_vlan_settings`; the first is the default.
@@ -3165,7 +3174,7 @@ pub type UpdateVenueApManagementTrafficVlanSettingsVersion = super::versions::V1
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApManagementTrafficVlanSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApManagementTrafficVlanSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3247,22 +3256,22 @@ impl<'a> UpdateVenueApManagementTrafficVlanSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_AP_MESH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_MESH_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_mesh_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apMeshSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_mesh_settings`; the first is the default.
@@ -3278,7 +3287,7 @@ pub type GetVenueApMeshSettingsVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApMeshSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApMeshSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3327,18 +3336,18 @@ impl<'a> GetVenueApMeshSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VENUE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_mesh_settings_v1",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apMeshSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApSettingsClient::get_venue_ap_mesh_settings_v1` (Get venue AP mesh settings (v1)).
@@ -3347,7 +3356,7 @@ static GET_VENUE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApMeshSettingsV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApMeshSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3390,22 +3399,22 @@ impl<'a> GetVenueApMeshSettingsV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_MESH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_MESH_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_mesh_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apMeshSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_mesh_settings`; the first is the default.
@@ -3421,7 +3430,7 @@ pub type UpdateVenueApMeshSettingsVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApMeshSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApMeshSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3500,18 +3509,18 @@ impl<'a> UpdateVenueApMeshSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static UPDATE_VENUE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_mesh_settings_v1",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apMeshSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApSettingsClient::update_venue_ap_mesh_settings_v1` (Update venue AP mesh settings (v1)).
@@ -3520,7 +3529,7 @@ static UPDATE_VENUE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApMeshSettingsV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApMeshSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3593,22 +3602,22 @@ impl<'a> UpdateVenueApMeshSettingsV1<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_AP_MULTICAST_DNS_FENCING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_MULTICAST_DNS_FENCING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_multicast_dns_fencing_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apMulticastDnsFencingSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_multicast_dns_fencing_settings`; the first is the default.
@@ -3624,7 +3633,7 @@ pub type GetVenueApMulticastDnsFencingSettingsVersion = super::versions::V1OrJso
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApMulticastDnsFencingSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApMulticastDnsFencingSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3681,22 +3690,22 @@ impl<'a> GetVenueApMulticastDnsFencingSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_MULTICAST_DNS_FENCING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_MULTICAST_DNS_FENCING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_multicast_dns_fencing_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apMulticastDnsFencingSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_multicast_dns_fencing_settings`; the first is the default.
@@ -3712,7 +3721,7 @@ pub type UpdateVenueApMulticastDnsFencingSettingsVersion = super::versions::V1Or
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApMulticastDnsFencingSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApMulticastDnsFencingSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3794,22 +3803,22 @@ impl<'a> UpdateVenueApMulticastDnsFencingSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_AP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_RADIO_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_radio_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apRadioSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_radio_settings`; the first is the default.
@@ -3826,7 +3835,7 @@ pub type GetVenueApRadioSettingsVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApRadioSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApRadioSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3884,18 +3893,18 @@ impl<'a> GetVenueApRadioSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VENUE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_radio_settings_v1",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apRadioSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApSettingsClient::get_venue_ap_radio_settings_v1` (Get venue AP radio settings (v1)).
@@ -3905,7 +3914,7 @@ static GET_VENUE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_on
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApRadioSettingsV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApRadioSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3957,22 +3966,22 @@ impl<'a> GetVenueApRadioSettingsV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_RADIO_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_radio_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apRadioSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_radio_settings`; the first is the default.
@@ -3988,7 +3997,7 @@ pub type UpdateVenueApRadioSettingsVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApRadioSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApRadioSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4067,18 +4076,18 @@ impl<'a> UpdateVenueApRadioSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static UPDATE_VENUE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_radio_settings_v1",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apRadioSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApSettingsClient::update_venue_ap_radio_settings_v1` (Update venue AP radio settings (v1)).
@@ -4087,7 +4096,7 @@ static UPDATE_VENUE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApRadioSettingsV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApRadioSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4160,22 +4169,22 @@ impl<'a> UpdateVenueApRadioSettingsV1<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_AP_RADIUS_OPTIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_RADIUS_OPTIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_radius_options",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apRadiusOptions",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_radius_options`; the first is the default.
@@ -4191,7 +4200,7 @@ pub type GetVenueApRadiusOptionsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApRadiusOptions<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApRadiusOptions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4243,22 +4252,22 @@ impl<'a> GetVenueApRadiusOptions<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_RADIUS_OPTIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_RADIUS_OPTIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_radius_options",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apRadiusOptions",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_radius_options`; the first is the default.
@@ -4274,7 +4283,7 @@ pub type UpdateVenueApRadiusOptionsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApRadiusOptions<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApRadiusOptions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4353,22 +4362,22 @@ impl<'a> UpdateVenueApRadiusOptions<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_AP_REBOOT_TIMEOUT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_REBOOT_TIMEOUT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_reboot_timeout_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apRebootTimeoutSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_reboot_timeout_settings`; the first is the default.
@@ -4384,7 +4393,7 @@ pub type GetVenueApRebootTimeoutSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApRebootTimeoutSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApRebootTimeoutSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4436,22 +4445,22 @@ impl<'a> GetVenueApRebootTimeoutSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_REBOOT_TIMEOUT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_REBOOT_TIMEOUT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_reboot_timeout_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apRebootTimeoutSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_reboot_timeout_settings`; the first is the default.
@@ -4467,7 +4476,7 @@ pub type UpdateVenueApRebootTimeoutSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApRebootTimeoutSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApRebootTimeoutSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4549,22 +4558,22 @@ impl<'a> UpdateVenueApRebootTimeoutSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_smart_monitor_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apSmartMonitorSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_smart_monitor_settings`; the first is the default.
@@ -4580,7 +4589,7 @@ pub type GetVenueApSmartMonitorSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApSmartMonitorSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApSmartMonitorSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4632,22 +4641,22 @@ impl<'a> GetVenueApSmartMonitorSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_smart_monitor_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apSmartMonitorSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_smart_monitor_settings`; the first is the default.
@@ -4663,7 +4672,7 @@ pub type UpdateVenueApSmartMonitorSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApSmartMonitorSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApSmartMonitorSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4742,22 +4751,22 @@ impl<'a> UpdateVenueApSmartMonitorSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_AP_TLS_KEY_ENHANCED_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_TLS_KEY_ENHANCED_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_tls_key_enhanced_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apTlsKeyEnhancedSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_tls_key_enhanced_settings`; the first is the default.
@@ -4773,7 +4782,7 @@ pub type GetVenueApTlsKeyEnhancedSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApTlsKeyEnhancedSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApTlsKeyEnhancedSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4822,22 +4831,22 @@ impl<'a> GetVenueApTlsKeyEnhancedSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_TLS_KEY_ENHANCED_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_TLS_KEY_ENHANCED_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_tls_key_enhanced_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apTlsKeyEnhancedSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_tls_key_enhanced_settings`; the first is the default.
@@ -4853,7 +4862,7 @@ pub type UpdateVenueApTlsKeyEnhancedSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApTlsKeyEnhancedSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApTlsKeyEnhancedSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

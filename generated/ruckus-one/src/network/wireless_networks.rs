@@ -23,13 +23,13 @@ impl serde::Serialize for ExternalAccountingRadius {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ExternalAccountingRadius,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("primary", &v.primary);
             w.optional("secondary", &v.secondary);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -39,8 +39,11 @@ impl<'de> serde::Deserialize<'de> for ExternalAccountingRadius {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ExternalAccountingRadius, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ExternalAccountingRadius,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ExternalAccountingRadius {
                 primary: f.optional("primary"),
                 secondary: f.optional("secondary"),
@@ -49,7 +52,7 @@ impl<'de> serde::Deserialize<'de> for ExternalAccountingRadius {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ExternalAccountingRadius"))
     }
 }
@@ -90,12 +93,15 @@ pub struct ExternalAuthRadius {
 }
 impl serde::Serialize for ExternalAuthRadius {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ExternalAuthRadius, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ExternalAuthRadius,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("primary", &v.primary);
             w.optional("secondary", &v.secondary);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -105,8 +111,11 @@ impl<'de> serde::Deserialize<'de> for ExternalAuthRadius {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ExternalAuthRadius, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ExternalAuthRadius,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ExternalAuthRadius {
                 primary: f.optional("primary"),
                 secondary: f.optional("secondary"),
@@ -115,7 +124,7 @@ impl<'de> serde::Deserialize<'de> for ExternalAuthRadius {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ExternalAuthRadius"))
     }
 }
@@ -156,12 +165,15 @@ pub struct ExternalRadiusTuple {
 }
 impl serde::Serialize for ExternalRadiusTuple {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ExternalRadiusTuple, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ExternalRadiusTuple,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("ip", &v.ip);
             w.optional("port", &v.port);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -171,8 +183,11 @@ impl<'de> serde::Deserialize<'de> for ExternalRadiusTuple {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ExternalRadiusTuple, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ExternalRadiusTuple,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ExternalRadiusTuple {
                 ip: f.optional("ip"),
                 port: f.optional("port"),
@@ -181,7 +196,7 @@ impl<'de> serde::Deserialize<'de> for ExternalRadiusTuple {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ExternalRadiusTuple"))
     }
 }
@@ -244,7 +259,10 @@ pub struct NetworkActivation {
 }
 impl serde::Serialize for NetworkActivation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &NetworkActivation, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &NetworkActivation,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("apGroups", &v.ap_groups);
             w.optional("allApGroupsRadio", &v.all_ap_groups_radio);
             w.optional("allApGroupsRadioTypes", &v.all_ap_groups_radio_types);
@@ -257,7 +275,7 @@ impl serde::Serialize for NetworkActivation {
             w.optional("venueId", &v.venue_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -267,8 +285,11 @@ impl<'de> serde::Deserialize<'de> for NetworkActivation {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<NetworkActivation, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            NetworkActivation,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = NetworkActivation {
                 ap_groups: f.optional("apGroups"),
                 all_ap_groups_radio: f.optional("allApGroupsRadio"),
@@ -285,7 +306,7 @@ impl<'de> serde::Deserialize<'de> for NetworkActivation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("NetworkActivation"))
     }
 }
@@ -408,7 +429,7 @@ impl serde::Serialize for NetworkActivationApGroup {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &NetworkActivationApGroup,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("apGroupName", &v.ap_group_name);
             w.optional("apGroupId", &v.ap_group_id);
@@ -433,7 +454,7 @@ impl serde::Serialize for NetworkActivationApGroup {
             w.optional("vlanPoolName", &v.vlan_pool_name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -443,8 +464,11 @@ impl<'de> serde::Deserialize<'de> for NetworkActivationApGroup {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<NetworkActivationApGroup, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            NetworkActivationApGroup,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = NetworkActivationApGroup {
                 ap_group_name: f.optional("apGroupName"),
                 ap_group_id: f.optional("apGroupId"),
@@ -466,7 +490,7 @@ impl<'de> serde::Deserialize<'de> for NetworkActivationApGroup {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("NetworkActivationApGroup"))
     }
 }
@@ -594,7 +618,7 @@ impl serde::Serialize for NetworkCompatibilityPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &NetworkCompatibilityPage,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("compatibilities", &v.compatibilities);
             w.optional("page", &v.page);
@@ -602,7 +626,7 @@ impl serde::Serialize for NetworkCompatibilityPage {
             w.optional("apCompatibilities", &v.ap_compatibilities);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -612,8 +636,11 @@ impl<'de> serde::Deserialize<'de> for NetworkCompatibilityPage {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<NetworkCompatibilityPage, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            NetworkCompatibilityPage,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = NetworkCompatibilityPage {
                 compatibilities: f.optional("compatibilities"),
                 page: f.optional("page"),
@@ -624,7 +651,7 @@ impl<'de> serde::Deserialize<'de> for NetworkCompatibilityPage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("NetworkCompatibilityPage"))
     }
 }
@@ -685,12 +712,12 @@ impl serde::Serialize for RecoveryPassphraseSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &RecoveryPassphraseSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("passphrase", &v.passphrase);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -700,8 +727,11 @@ impl<'de> serde::Deserialize<'de> for RecoveryPassphraseSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<RecoveryPassphraseSettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            RecoveryPassphraseSettings,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = RecoveryPassphraseSettings {
                 passphrase: f.optional("passphrase"),
                 additional_fields: f.rest(),
@@ -709,7 +739,7 @@ impl<'de> serde::Deserialize<'de> for RecoveryPassphraseSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("RecoveryPassphraseSettings"))
     }
 }
@@ -759,13 +789,16 @@ pub struct WifiFeatureSetPage {
 }
 impl serde::Serialize for WifiFeatureSetPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &WifiFeatureSetPage, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &WifiFeatureSetPage,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("featureSets", &v.feature_sets);
             w.optional("page", &v.page);
             w.optional("totalCount", &v.total_count);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -775,8 +808,11 @@ impl<'de> serde::Deserialize<'de> for WifiFeatureSetPage {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<WifiFeatureSetPage, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            WifiFeatureSetPage,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = WifiFeatureSetPage {
                 feature_sets: f.optional("featureSets"),
                 page: f.optional("page"),
@@ -786,7 +822,7 @@ impl<'de> serde::Deserialize<'de> for WifiFeatureSetPage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("WifiFeatureSetPage"))
     }
 }
@@ -841,14 +877,17 @@ pub struct WifiFeatureSetRow {
 }
 impl serde::Serialize for WifiFeatureSetRow {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &WifiFeatureSetRow, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &WifiFeatureSetRow,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("featureName", &v.feature_name);
             w.optional("featureLevel", &v.feature_level);
             w.optional("featureType", &v.feature_type);
             w.optional("requirements", &v.requirements);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -858,8 +897,11 @@ impl<'de> serde::Deserialize<'de> for WifiFeatureSetRow {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<WifiFeatureSetRow, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            WifiFeatureSetRow,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = WifiFeatureSetRow {
                 feature_name: f.optional("featureName"),
                 feature_level: f.optional("featureLevel"),
@@ -870,7 +912,7 @@ impl<'de> serde::Deserialize<'de> for WifiFeatureSetRow {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("WifiFeatureSetRow"))
     }
 }
@@ -925,11 +967,14 @@ pub struct WisprProviders {
 }
 impl serde::Serialize for WisprProviders {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &WisprProviders, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &WisprProviders,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("wisprProviders", &v.wispr_providers);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -939,8 +984,8 @@ impl<'de> serde::Deserialize<'de> for WisprProviders {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<WisprProviders, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<WisprProviders, ruckus_one_runtime::internal::object::FieldError> {
             let value = WisprProviders {
                 wispr_providers: f.optional("wisprProviders"),
                 additional_fields: f.rest(),
@@ -948,7 +993,7 @@ impl<'de> serde::Deserialize<'de> for WisprProviders {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("WisprProviders"))
     }
 }
@@ -988,13 +1033,16 @@ pub struct WisprProvidersModel {
 }
 impl serde::Serialize for WisprProvidersModel {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &WisprProvidersModel, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &WisprProvidersModel,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("customExternalProvider", &v.custom_external_provider);
             w.optional("name", &v.name);
             w.optional("regions", &v.regions);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1004,8 +1052,11 @@ impl<'de> serde::Deserialize<'de> for WisprProvidersModel {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<WisprProvidersModel, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            WisprProvidersModel,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = WisprProvidersModel {
                 custom_external_provider: f.optional("customExternalProvider"),
                 name: f.optional("name"),
@@ -1015,7 +1066,7 @@ impl<'de> serde::Deserialize<'de> for WisprProvidersModel {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("WisprProvidersModel"))
     }
 }
@@ -1068,7 +1119,10 @@ pub struct WisprProvidersRegion {
 }
 impl serde::Serialize for WisprProvidersRegion {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &WisprProvidersRegion, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &WisprProvidersRegion,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("accountingRadius", &v.accounting_radius);
             w.optional("authRadius", &v.auth_radius);
             w.optional("captivePortalUrl", &v.captive_portal_url);
@@ -1078,7 +1132,7 @@ impl serde::Serialize for WisprProvidersRegion {
             w.optional("showAnalyticsData", &v.show_analytics_data);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1088,8 +1142,11 @@ impl<'de> serde::Deserialize<'de> for WisprProvidersRegion {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<WisprProvidersRegion, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            WisprProvidersRegion,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = WisprProvidersRegion {
                 accounting_radius: f.optional("accountingRadius"),
                 auth_radius: f.optional("authRadius"),
@@ -1103,7 +1160,7 @@ impl<'de> serde::Deserialize<'de> for WisprProvidersRegion {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("WisprProvidersRegion"))
     }
 }
@@ -1195,7 +1252,11 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "GET /networks")]
     #[inline]
     pub fn list_networks(&self) -> ListNetworks<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &LIST_NETWORKS, &[]);
+        let req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &LIST_NETWORKS,
+            &[],
+        );
         ListNetworks { req }
     }
     /// Create network.
@@ -1212,7 +1273,11 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "POST /networks")]
     #[inline]
     pub fn create_network(&self) -> CreateNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &CREATE_NETWORK, &[]);
+        let req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &CREATE_NETWORK,
+            &[],
+        );
         CreateNetwork { req }
     }
     /// Delete networks.
@@ -1228,7 +1293,11 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "DELETE /networks")]
     #[inline]
     pub fn delete_networks(&self) -> DeleteNetworks<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &DELETE_NETWORKS, &[]);
+        let req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &DELETE_NETWORKS,
+            &[],
+        );
         DeleteNetworks { req }
     }
     /// Get network.
@@ -1245,7 +1314,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "GET /networks/{networkId}")]
     #[inline]
     pub fn get_network(&self, network_id: &str) -> GetNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_NETWORK,
             &[network_id],
@@ -1267,7 +1336,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "PUT /networks/{networkId}")]
     #[inline]
     pub fn update_network(&self, network_id: &str) -> UpdateNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_NETWORK,
             &[network_id],
@@ -1288,7 +1357,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "DELETE /networks/{networkId}")]
     #[inline]
     pub fn delete_network(&self, network_id: &str) -> DeleteNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_NETWORK,
             &[network_id],
@@ -1310,7 +1379,7 @@ impl<'a> WirelessNetworksClient<'a> {
         &self,
         body: &super::common::WifiNetwork,
     ) -> CreateWifiNetwork<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_WIFI_NETWORK,
             &[],
@@ -1335,7 +1404,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         body: &super::common::WifiNetwork,
     ) -> UpdateWifiNetwork<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_WIFI_NETWORK,
             &[wifi_network_id],
@@ -1358,7 +1427,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "getWifiNetwork")]
     #[inline]
     pub fn get_wifi_network(&self, wifi_network_id: &str) -> GetWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_WIFI_NETWORK,
             &[wifi_network_id],
@@ -1381,7 +1450,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "deleteWifiNetwork")]
     #[inline]
     pub fn delete_wifi_network(&self, wifi_network_id: &str) -> DeleteWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_WIFI_NETWORK,
             &[wifi_network_id],
@@ -1406,7 +1475,7 @@ impl<'a> WirelessNetworksClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryWifiNetworks<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_WIFI_NETWORKS,
             &[],
@@ -1433,7 +1502,7 @@ impl<'a> WirelessNetworksClient<'a> {
         &self,
         body: &NetworkActivation,
     ) -> CreateNetworkActivation<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_NETWORK_ACTIVATION,
             &[],
@@ -1457,7 +1526,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "POST /networkActivations/query")]
     #[inline]
     pub fn query_network_activations(&self) -> QueryNetworkActivations<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_NETWORK_ACTIVATIONS,
             &[],
@@ -1482,7 +1551,7 @@ impl<'a> WirelessNetworksClient<'a> {
     pub fn create_network_activation_mappings(
         &self,
     ) -> CreateNetworkActivationMappings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_NETWORK_ACTIVATION_MAPPINGS,
             &[],
@@ -1508,7 +1577,7 @@ impl<'a> WirelessNetworksClient<'a> {
         &self,
         network_venue_id: &str,
     ) -> GetNetworkActivation<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_NETWORK_ACTIVATION,
             &[network_venue_id],
@@ -1534,7 +1603,7 @@ impl<'a> WirelessNetworksClient<'a> {
         network_venue_id: &str,
         body: &NetworkActivation,
     ) -> UpdateNetworkActivation<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_NETWORK_ACTIVATION,
             &[network_venue_id],
@@ -1560,7 +1629,7 @@ impl<'a> WirelessNetworksClient<'a> {
         venue_id: &str,
         wifi_network_id: &str,
     ) -> GetVenueWifiNetworkSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_WIFI_NETWORK_SETTINGS,
             &[venue_id, wifi_network_id],
@@ -1586,7 +1655,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         body: &super::common::VenueWifiNetworkSettings,
     ) -> UpdateVenueWifiNetworkSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_WIFI_NETWORK_SETTINGS,
             &[venue_id, wifi_network_id],
@@ -1618,7 +1687,7 @@ impl<'a> WirelessNetworksClient<'a> {
         venue_id: &str,
         wifi_network_id: &str,
     ) -> ActivateWifiNetworkOnVenue<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_WIFI_NETWORK_ON_VENUE,
             &[venue_id, wifi_network_id],
@@ -1646,7 +1715,7 @@ impl<'a> WirelessNetworksClient<'a> {
         venue_id: &str,
         wifi_network_id: &str,
     ) -> DeactivateWifiNetworkOnVenue<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_WIFI_NETWORK_ON_VENUE,
             &[venue_id, wifi_network_id],
@@ -1670,7 +1739,7 @@ impl<'a> WirelessNetworksClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryWifiNetworkApCompatibilities<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_WIFI_NETWORK_AP_COMPATIBILITIES,
             &[],
@@ -1695,7 +1764,7 @@ impl<'a> WirelessNetworksClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryWifiFeatureSets<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_WIFI_FEATURE_SETS,
             &[],
@@ -1716,7 +1785,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "GET /networks/qosMapSets")]
     #[inline]
     pub fn list_network_qos_map_sets(&self) -> ListNetworkQosMapSets<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_NETWORK_QOS_MAP_SETS,
             &[],
@@ -1736,7 +1805,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "GET /networks/wisprProviders")]
     #[inline]
     pub fn list_network_wispr_providers(&self) -> ListNetworkWisprProviders<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_NETWORK_WISPR_PROVIDERS,
             &[],
@@ -1768,7 +1837,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         ap_group_id: &str,
     ) -> DeactivateApGroupOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_AP_GROUP_ON_WIFI_NETWORK,
             &[venue_id, wifi_network_id, ap_group_id],
@@ -1802,7 +1871,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         ap_group_id: &str,
     ) -> ActivateApGroupOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_AP_GROUP_ON_WIFI_NETWORK,
             &[venue_id, wifi_network_id, ap_group_id],
@@ -1837,7 +1906,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         ap_group_id: &str,
     ) -> GetApGroupSettingsOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_GROUP_SETTINGS_ON_WIFI_NETWORK,
             &[venue_id, wifi_network_id, ap_group_id],
@@ -1875,7 +1944,7 @@ impl<'a> WirelessNetworksClient<'a> {
         ap_group_id: &str,
         body: &super::common::VenueWifiNetworkApGroupSettings,
     ) -> UpdateApGroupSettingsOnWifiNetwork<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_AP_GROUP_SETTINGS_ON_WIFI_NETWORK,
             &[venue_id, wifi_network_id, ap_group_id],
@@ -1914,7 +1983,7 @@ impl<'a> WirelessNetworksClient<'a> {
         ap_group_id: &str,
         vlan_pool_profile_id: &str,
     ) -> DeactivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_VLAN_POOL_PROFILE_ON_VENUE_WIFI_NETWORK_AP_GROUP,
             &[venue_id, wifi_network_id, ap_group_id, vlan_pool_profile_id],
@@ -1952,7 +2021,7 @@ impl<'a> WirelessNetworksClient<'a> {
         ap_group_id: &str,
         vlan_pool_profile_id: &str,
     ) -> ActivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_VLAN_POOL_PROFILE_ON_VENUE_WIFI_NETWORK_AP_GROUP,
             &[venue_id, wifi_network_id, ap_group_id, vlan_pool_profile_id],
@@ -1988,7 +2057,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         client_isolation_profile_id: &str,
     ) -> DeactivateClientIsolationProfileOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_CLIENT_ISOLATION_PROFILE_ON_WIFI_NETWORK,
             &[venue_id, wifi_network_id, client_isolation_profile_id],
@@ -2024,7 +2093,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         client_isolation_profile_id: &str,
     ) -> ActivateClientIsolationProfileOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_CLIENT_ISOLATION_PROFILE_ON_WIFI_NETWORK,
             &[venue_id, wifi_network_id, client_isolation_profile_id],
@@ -2060,7 +2129,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         soft_gre_profile_id: &str,
     ) -> DeactivateSoftGreProfileOnVenueWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_WIFI_NETWORK,
             &[venue_id, wifi_network_id, soft_gre_profile_id],
@@ -2096,7 +2165,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         soft_gre_profile_id: &str,
     ) -> ActivateSoftGreProfileOnVenueWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_WIFI_NETWORK,
             &[venue_id, wifi_network_id, soft_gre_profile_id],
@@ -2121,7 +2190,7 @@ impl<'a> WirelessNetworksClient<'a> {
     pub fn get_wifi_network_predefined_hotspot20_identity_providers(
         &self,
     ) -> GetWifiNetworkPredefinedHotspot20IdentityProviders<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_WIFI_NETWORK_PREDEFINED_HOTSPOT20_IDENTITY_PROVIDERS,
             &[],
@@ -2146,7 +2215,7 @@ impl<'a> WirelessNetworksClient<'a> {
     pub fn get_wifi_network_predefined_hotspot20_operators(
         &self,
     ) -> GetWifiNetworkPredefinedHotspot20Operators<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_WIFI_NETWORK_PREDEFINED_HOTSPOT20_OPERATORS,
             &[],
@@ -2171,7 +2240,7 @@ impl<'a> WirelessNetworksClient<'a> {
     pub fn get_wifi_network_default_qos_map_set_options(
         &self,
     ) -> GetWifiNetworkDefaultQosMapSetOptions<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_WIFI_NETWORK_DEFAULT_QOS_MAP_SET_OPTIONS,
             &[],
@@ -2194,7 +2263,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "getRecoveryPassphraseSettings")]
     #[inline]
     pub fn get_recovery_passphrase_settings(&self) -> GetRecoveryPassphraseSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_RECOVERY_PASSPHRASE_SETTINGS,
             &[],
@@ -2222,7 +2291,7 @@ impl<'a> WirelessNetworksClient<'a> {
         &self,
         body: &RecoveryPassphraseSettings,
     ) -> UpdateRecoveryPassphraseSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_RECOVERY_PASSPHRASE_SETTINGS,
             &[],
@@ -2246,7 +2315,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "getWifiNetworkWisprProviders")]
     #[inline]
     pub fn get_wifi_network_wispr_providers(&self) -> GetWifiNetworkWisprProviders<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_WIFI_NETWORK_WISPR_PROVIDERS,
             &[],
@@ -2280,7 +2349,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         access_control_profile_id: &str,
     ) -> DeactivateAccessControlProfileOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_ACCESS_CONTROL_PROFILE_ON_WIFI_NETWORK,
             &[wifi_network_id, access_control_profile_id],
@@ -2314,7 +2383,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         access_control_profile_id: &str,
     ) -> ActivateAccessControlProfileOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_ACCESS_CONTROL_PROFILE_ON_WIFI_NETWORK,
             &[wifi_network_id, access_control_profile_id],
@@ -2348,7 +2417,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         application_policy_id: &str,
     ) -> DeactivateApplicationPolicyOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_APPLICATION_POLICY_ON_WIFI_NETWORK,
             &[wifi_network_id, application_policy_id],
@@ -2382,7 +2451,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         application_policy_id: &str,
     ) -> ActivateApplicationPolicyOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_APPLICATION_POLICY_ON_WIFI_NETWORK,
             &[wifi_network_id, application_policy_id],
@@ -2412,7 +2481,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         policy_id: &str,
     ) -> DeactivateDevicePolicyOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_DEVICE_POLICY_ON_WIFI_NETWORK,
             &[wifi_network_id, policy_id],
@@ -2442,7 +2511,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         policy_id: &str,
     ) -> ActivateDevicePolicyOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_DEVICE_POLICY_ON_WIFI_NETWORK,
             &[wifi_network_id, policy_id],
@@ -2472,7 +2541,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         dpsk_service_id: &str,
     ) -> ActivateDpskServiceOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_DPSK_SERVICE_ON_WIFI_NETWORK,
             &[wifi_network_id, dpsk_service_id],
@@ -2506,7 +2575,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         hotspot20_identity_provider_id: &str,
     ) -> DeactivateHotspot20IdentityProviderOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_HOTSPOT20_IDENTITY_PROVIDER_ON_WIFI_NETWORK,
             &[wifi_network_id, hotspot20_identity_provider_id],
@@ -2540,7 +2609,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         hotspot20_identity_provider_id: &str,
     ) -> ActivateHotspot20IdentityProviderOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_HOTSPOT20_IDENTITY_PROVIDER_ON_WIFI_NETWORK,
             &[wifi_network_id, hotspot20_identity_provider_id],
@@ -2574,7 +2643,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         hotspot20_operator_id: &str,
     ) -> DeactivateHotspot20OperatorOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_HOTSPOT20_OPERATOR_ON_WIFI_NETWORK,
             &[wifi_network_id, hotspot20_operator_id],
@@ -2608,7 +2677,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         hotspot20_operator_id: &str,
     ) -> ActivateHotspot20OperatorOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_HOTSPOT20_OPERATOR_ON_WIFI_NETWORK,
             &[wifi_network_id, hotspot20_operator_id],
@@ -2638,7 +2707,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         l2_acl_policy_id: &str,
     ) -> DeactivateL2AclPolicyOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_L2_ACL_POLICY_ON_WIFI_NETWORK,
             &[wifi_network_id, l2_acl_policy_id],
@@ -2668,7 +2737,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         l2_acl_policy_id: &str,
     ) -> ActivateL2AclPolicyOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_L2_ACL_POLICY_ON_WIFI_NETWORK,
             &[wifi_network_id, l2_acl_policy_id],
@@ -2698,7 +2767,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         l3_acl_policy_id: &str,
     ) -> DeactivateL3AclPolicyOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_L3_ACL_POLICY_ON_WIFI_NETWORK,
             &[wifi_network_id, l3_acl_policy_id],
@@ -2728,7 +2797,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         l3_acl_policy_id: &str,
     ) -> ActivateL3AclPolicyOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_L3_ACL_POLICY_ON_WIFI_NETWORK,
             &[wifi_network_id, l3_acl_policy_id],
@@ -2762,7 +2831,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         mac_registration_pool_id: &str,
     ) -> DeactivateMacRegistrationPoolOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_MAC_REGISTRATION_POOL_ON_WIFI_NETWORK,
             &[wifi_network_id, mac_registration_pool_id],
@@ -2796,7 +2865,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         mac_registration_pool_id: &str,
     ) -> ActivateMacRegistrationPoolOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_MAC_REGISTRATION_POOL_ON_WIFI_NETWORK,
             &[wifi_network_id, mac_registration_pool_id],
@@ -2830,7 +2899,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         portal_service_profile_id: &str,
     ) -> ActivatePortalServiceProfileOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_PORTAL_SERVICE_PROFILE_ON_WIFI_NETWORK,
             &[wifi_network_id, portal_service_profile_id],
@@ -2857,7 +2926,7 @@ impl<'a> WirelessNetworksClient<'a> {
         &self,
         wifi_network_id: &str,
     ) -> GetWifiNetworkRadiusServerProfileSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_WIFI_NETWORK_RADIUS_SERVER_PROFILE_SETTINGS,
             &[wifi_network_id],
@@ -2887,7 +2956,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         body: &super::common::WifiNetworkRadiusServerProfileSettings,
     ) -> UpdateWifiNetworkRadiusServerProfileSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_WIFI_NETWORK_RADIUS_SERVER_PROFILE_SETTINGS,
             &[wifi_network_id],
@@ -2920,7 +2989,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         radius_id: &str,
     ) -> DeactivateRadiusServerProfileOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_RADIUS_SERVER_PROFILE_ON_WIFI_NETWORK,
             &[wifi_network_id, radius_id],
@@ -2950,7 +3019,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         radius_id: &str,
     ) -> ActivateRadiusServerProfileOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_RADIUS_SERVER_PROFILE_ON_WIFI_NETWORK,
             &[wifi_network_id, radius_id],
@@ -2982,7 +3051,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         vlan_pool_profile_id: &str,
     ) -> DeactivateVlanPoolProfileOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_VLAN_POOL_PROFILE_ON_WIFI_NETWORK,
             &[wifi_network_id, vlan_pool_profile_id],
@@ -3014,7 +3083,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         vlan_pool_profile_id: &str,
     ) -> ActivateVlanPoolProfileOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_VLAN_POOL_PROFILE_ON_WIFI_NETWORK,
             &[wifi_network_id, vlan_pool_profile_id],
@@ -3048,7 +3117,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         wifi_calling_service_profile_id: &str,
     ) -> DeactivateWifiCallingServiceProfileOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_WIFI_CALLING_SERVICE_PROFILE_ON_WIFI_NETWORK,
             &[wifi_network_id, wifi_calling_service_profile_id],
@@ -3082,7 +3151,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         wifi_calling_service_profile_id: &str,
     ) -> ActivateWifiCallingServiceProfileOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_WIFI_CALLING_SERVICE_PROFILE_ON_WIFI_NETWORK,
             &[wifi_network_id, wifi_calling_service_profile_id],
@@ -3092,18 +3161,18 @@ impl<'a> WirelessNetworksClient<'a> {
         }
     }
 }
-static LIST_NETWORKS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_NETWORKS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_networks",
     method: ruckus_one_runtime::Method::Get,
     path: "/networks",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::list_networks` (List networks).
@@ -3112,7 +3181,7 @@ static LIST_NETWORKS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListNetworks<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListNetworks<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3155,18 +3224,18 @@ impl<'a> ListNetworks<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_network",
     method: ruckus_one_runtime::Method::Post,
     path: "/networks",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::create_network` (Create network).
@@ -3176,7 +3245,7 @@ static CREATE_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3225,18 +3294,18 @@ impl<'a> CreateNetwork<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_NETWORKS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_NETWORKS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_networks",
     method: ruckus_one_runtime::Method::Delete,
     path: "/networks",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::delete_networks` (Delete networks).
@@ -3245,7 +3314,7 @@ static DELETE_NETWORKS: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteNetworks<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteNetworks<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3288,18 +3357,18 @@ impl<'a> DeleteNetworks<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_network",
     method: ruckus_one_runtime::Method::Get,
     path: "/networks/{networkId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::get_network` (Get network).
@@ -3308,7 +3377,7 @@ static GET_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3351,18 +3420,18 @@ impl<'a> GetNetwork<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/networks/{networkId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::update_network` (Update network).
@@ -3372,7 +3441,7 @@ static UPDATE_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3421,18 +3490,18 @@ impl<'a> UpdateNetwork<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_network",
     method: ruckus_one_runtime::Method::Delete,
     path: "/networks/{networkId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::delete_network` (Delete network).
@@ -3441,7 +3510,7 @@ static DELETE_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3484,22 +3553,22 @@ impl<'a> DeleteNetwork<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_wifi_network",
     method: ruckus_one_runtime::Method::Post,
     path: "/wifiNetworks",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_wifi_network`; the first is the default.
@@ -3515,7 +3584,7 @@ pub type CreateWifiNetworkVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3594,22 +3663,22 @@ impl<'a> CreateWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static UPDATE_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_wifi_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/wifiNetworks/{wifiNetworkId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_wifi_network`; the first is the default.
@@ -3625,7 +3694,7 @@ pub type UpdateWifiNetworkVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3704,22 +3773,22 @@ impl<'a> UpdateWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_network",
     method: ruckus_one_runtime::Method::Get,
     path: "/wifiNetworks/{wifiNetworkId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_wifi_network`; the first is the default.
@@ -3735,7 +3804,7 @@ pub type GetWifiNetworkVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3784,22 +3853,22 @@ impl<'a> GetWifiNetwork<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_wifi_network",
     method: ruckus_one_runtime::Method::Delete,
     path: "/wifiNetworks/{wifiNetworkId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_wifi_network`; the first is the default.
@@ -3815,7 +3884,7 @@ pub type DeleteWifiNetworkVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3894,22 +3963,22 @@ impl<'a> DeleteWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static QUERY_WIFI_NETWORKS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_WIFI_NETWORKS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_wifi_networks",
     method: ruckus_one_runtime::Method::Post,
     path: "/wifiNetworks/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_wifi_networks`; the first is the default.
@@ -3925,7 +3994,7 @@ pub type QueryWifiNetworksVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryWifiNetworks<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryWifiNetworks<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3940,8 +4009,8 @@ impl<'a> QueryWifiNetworks<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -3993,18 +4062,18 @@ impl<'a> QueryWifiNetworks<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_NETWORK_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_NETWORK_ACTIVATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_network_activation",
     method: ruckus_one_runtime::Method::Post,
     path: "/networkActivations",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::create_network_activation` (Create network activation).
@@ -4013,7 +4082,7 @@ static CREATE_NETWORK_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateNetworkActivation<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateNetworkActivation<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4056,18 +4125,18 @@ impl<'a> CreateNetworkActivation<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_NETWORK_ACTIVATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_NETWORK_ACTIVATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_network_activations",
     method: ruckus_one_runtime::Method::Post,
     path: "/networkActivations/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::query_network_activations` (Query network activations).
@@ -4077,7 +4146,7 @@ static QUERY_NETWORK_ACTIVATIONS: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryNetworkActivations<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryNetworkActivations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4092,8 +4161,8 @@ impl<'a> QueryNetworkActivations<'a> {
         self.req.json(body);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -4145,18 +4214,18 @@ impl<'a> QueryNetworkActivations<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_NETWORK_ACTIVATION_MAPPINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_NETWORK_ACTIVATION_MAPPINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_network_activation_mappings",
     method: ruckus_one_runtime::Method::Post,
     path: "/networkActivations/mappings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::create_network_activation_mappings` (Network activation mappings).
@@ -4166,7 +4235,7 @@ static CREATE_NETWORK_ACTIVATION_MAPPINGS: ruckus_one_runtime::Operation = rucku
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateNetworkActivationMappings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateNetworkActivationMappings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4215,18 +4284,18 @@ impl<'a> CreateNetworkActivationMappings<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_NETWORK_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_NETWORK_ACTIVATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_network_activation",
     method: ruckus_one_runtime::Method::Get,
     path: "/networkActivations/{networkVenueId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::get_network_activation` (Get network activation).
@@ -4235,7 +4304,7 @@ static GET_NETWORK_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_runtim
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetNetworkActivation<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetNetworkActivation<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4278,18 +4347,18 @@ impl<'a> GetNetworkActivation<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_NETWORK_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_NETWORK_ACTIVATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_network_activation",
     method: ruckus_one_runtime::Method::Put,
     path: "/networkActivations/{networkVenueId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::update_network_activation` (Update network activation).
@@ -4298,7 +4367,7 @@ static UPDATE_NETWORK_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateNetworkActivation<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateNetworkActivation<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4341,22 +4410,22 @@ impl<'a> UpdateNetworkActivation<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VENUE_WIFI_NETWORK_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_WIFI_NETWORK_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_wifi_network_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_wifi_network_settings`; the first is the default.
@@ -4372,7 +4441,7 @@ pub type GetVenueWifiNetworkSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueWifiNetworkSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueWifiNetworkSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4424,22 +4493,22 @@ impl<'a> GetVenueWifiNetworkSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_WIFI_NETWORK_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_WIFI_NETWORK_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_wifi_network_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_wifi_network_settings`; the first is the default.
@@ -4455,7 +4524,7 @@ pub type UpdateVenueWifiNetworkSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueWifiNetworkSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueWifiNetworkSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4534,22 +4603,22 @@ impl<'a> UpdateVenueWifiNetworkSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_WIFI_NETWORK_ON_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_WIFI_NETWORK_ON_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_wifi_network_on_venue",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_wifi_network_on_venue`; the first is the default.
@@ -4566,7 +4635,7 @@ pub type ActivateWifiNetworkOnVenueVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateWifiNetworkOnVenue<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateWifiNetworkOnVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4651,22 +4720,22 @@ impl<'a> ActivateWifiNetworkOnVenue<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_WIFI_NETWORK_ON_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_WIFI_NETWORK_ON_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_wifi_network_on_venue",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_wifi_network_on_venue`; the first is the default.
@@ -4682,7 +4751,7 @@ pub type DeactivateWifiNetworkOnVenueVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateWifiNetworkOnVenue<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateWifiNetworkOnVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4761,22 +4830,22 @@ impl<'a> DeactivateWifiNetworkOnVenue<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static QUERY_WIFI_NETWORK_AP_COMPATIBILITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_WIFI_NETWORK_AP_COMPATIBILITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_wifi_network_ap_compatibilities",
     method: ruckus_one_runtime::Method::Post,
     path: "/wifiNetworks/apCompatibilities/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `query_wifi_network_ap_compatibilities`; the first is the default.
@@ -4792,7 +4861,7 @@ pub type QueryWifiNetworkApCompatibilitiesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryWifiNetworkApCompatibilities<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryWifiNetworkApCompatibilities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4807,8 +4876,8 @@ impl<'a> QueryWifiNetworkApCompatibilities<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "compatibilities",
         first_page: 1u32,
     };
@@ -4862,22 +4931,22 @@ impl<'a> QueryWifiNetworkApCompatibilities<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_WIFI_FEATURE_SETS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_WIFI_FEATURE_SETS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_wifi_feature_sets",
     method: ruckus_one_runtime::Method::Post,
     path: "/wifiFeatureSets/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `query_wifi_feature_sets`; the first is the default.
@@ -4893,7 +4962,7 @@ pub type QueryWifiFeatureSetsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryWifiFeatureSets<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryWifiFeatureSets<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4908,8 +4977,8 @@ impl<'a> QueryWifiFeatureSets<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "featureSets",
         first_page: 1u32,
     };
@@ -4961,18 +5030,18 @@ impl<'a> QueryWifiFeatureSets<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_NETWORK_QOS_MAP_SETS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_NETWORK_QOS_MAP_SETS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_network_qos_map_sets",
     method: ruckus_one_runtime::Method::Get,
     path: "/networks/qosMapSets",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::list_network_qos_map_sets` (List QoS map sets).
@@ -4981,7 +5050,7 @@ static LIST_NETWORK_QOS_MAP_SETS: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListNetworkQosMapSets<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListNetworkQosMapSets<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5024,18 +5093,18 @@ impl<'a> ListNetworkQosMapSets<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_NETWORK_WISPR_PROVIDERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_NETWORK_WISPR_PROVIDERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_network_wispr_providers",
     method: ruckus_one_runtime::Method::Get,
     path: "/networks/wisprProviders",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::list_network_wispr_providers` (List WISPr providers).
@@ -5044,7 +5113,7 @@ static LIST_NETWORK_WISPR_PROVIDERS: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListNetworkWisprProviders<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListNetworkWisprProviders<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5087,22 +5156,22 @@ impl<'a> ListNetworkWisprProviders<'a> {
         self.req.send_json_with_response()
     }
 }
-static DEACTIVATE_AP_GROUP_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_AP_GROUP_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_ap_group_on_wifi_network",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_ap_group_on_wifi_network`; the first is the default.
@@ -5118,7 +5187,7 @@ pub type DeactivateApGroupOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateApGroupOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateApGroupOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5199,22 +5268,22 @@ impl<'a> DeactivateApGroupOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_AP_GROUP_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_AP_GROUP_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_ap_group_on_wifi_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_ap_group_on_wifi_network`; the first is the default.
@@ -5230,7 +5299,7 @@ pub type ActivateApGroupOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateApGroupOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateApGroupOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5311,22 +5380,22 @@ impl<'a> ActivateApGroupOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_AP_GROUP_SETTINGS_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_AP_GROUP_SETTINGS_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_group_settings_on_wifi_network",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/settings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_group_settings_on_wifi_network`; the first is the default.
@@ -5342,7 +5411,7 @@ pub type GetApGroupSettingsOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApGroupSettingsOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetApGroupSettingsOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5394,22 +5463,22 @@ impl<'a> GetApGroupSettingsOnWifiNetwork<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_AP_GROUP_SETTINGS_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_AP_GROUP_SETTINGS_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_group_settings_on_wifi_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/settings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_ap_group_settings_on_wifi_network`; the first is the default.
@@ -5425,7 +5494,7 @@ pub type UpdateApGroupSettingsOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApGroupSettingsOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateApGroupSettingsOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5509,22 +5578,22 @@ impl<'a> UpdateApGroupSettingsOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_VLAN_POOL_PROFILE_ON_VENUE_WIFI_NETWORK_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_VLAN_POOL_PROFILE_ON_VENUE_WIFI_NETWORK_AP_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_vlan_pool_profile_on_venue_wifi_network_ap_group",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/vlanPoolProfiles/{vlanPoolProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_vlan_pool_profile_on_venue_wifi_network_ap_group`; the first is the default.
@@ -5540,7 +5609,7 @@ pub type DeactivateVlanPoolProfileOnVenueWifiNetworkApGroupVersion = super::vers
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5624,22 +5693,22 @@ impl<'a> DeactivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_VLAN_POOL_PROFILE_ON_VENUE_WIFI_NETWORK_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_VLAN_POOL_PROFILE_ON_VENUE_WIFI_NETWORK_AP_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_vlan_pool_profile_on_venue_wifi_network_ap_group",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/vlanPoolProfiles/{vlanPoolProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_vlan_pool_profile_on_venue_wifi_network_ap_group`; the first is the default.
@@ -5655,7 +5724,7 @@ pub type ActivateVlanPoolProfileOnVenueWifiNetworkApGroupVersion = super::versio
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5739,22 +5808,22 @@ impl<'a> ActivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_CLIENT_ISOLATION_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_CLIENT_ISOLATION_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_client_isolation_profile_on_wifi_network",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/clientIsolationProfiles/{clientIsolationProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_client_isolation_profile_on_wifi_network`; the first is the default.
@@ -5770,7 +5839,7 @@ pub type DeactivateClientIsolationProfileOnWifiNetworkVersion = super::versions:
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateClientIsolationProfileOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateClientIsolationProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5854,22 +5923,22 @@ impl<'a> DeactivateClientIsolationProfileOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_CLIENT_ISOLATION_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_CLIENT_ISOLATION_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_client_isolation_profile_on_wifi_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/clientIsolationProfiles/{clientIsolationProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_client_isolation_profile_on_wifi_network`; the first is the default.
@@ -5885,7 +5954,7 @@ pub type ActivateClientIsolationProfileOnWifiNetworkVersion = super::versions::V
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateClientIsolationProfileOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateClientIsolationProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5969,22 +6038,22 @@ impl<'a> ActivateClientIsolationProfileOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_soft_gre_profile_on_venue_wifi_network",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/softGreProfiles/{softGreProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_soft_gre_profile_on_venue_wifi_network`; the first is the default.
@@ -6000,7 +6069,7 @@ pub type DeactivateSoftGreProfileOnVenueWifiNetworkVersion = super::versions::V1
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateSoftGreProfileOnVenueWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateSoftGreProfileOnVenueWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6084,22 +6153,22 @@ impl<'a> DeactivateSoftGreProfileOnVenueWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_soft_gre_profile_on_venue_wifi_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/softGreProfiles/{softGreProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_soft_gre_profile_on_venue_wifi_network`; the first is the default.
@@ -6115,7 +6184,7 @@ pub type ActivateSoftGreProfileOnVenueWifiNetworkVersion = super::versions::V1Or
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateSoftGreProfileOnVenueWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateSoftGreProfileOnVenueWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6199,22 +6268,22 @@ impl<'a> ActivateSoftGreProfileOnVenueWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_WIFI_NETWORK_PREDEFINED_HOTSPOT20_IDENTITY_PROVIDERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_WIFI_NETWORK_PREDEFINED_HOTSPOT20_IDENTITY_PROVIDERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_network_predefined_hotspot20_identity_providers",
     method: ruckus_one_runtime::Method::Get,
     path: "/wifiNetworks/hotspot20IdentityProviders",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_wifi_network_predefined_hotspot20_identity_providers`; the first is the default.
@@ -6230,7 +6299,7 @@ pub type GetWifiNetworkPredefinedHotspot20IdentityProvidersVersion = super::vers
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiNetworkPredefinedHotspot20IdentityProviders<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetWifiNetworkPredefinedHotspot20IdentityProviders<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6282,22 +6351,22 @@ impl<'a> GetWifiNetworkPredefinedHotspot20IdentityProviders<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_WIFI_NETWORK_PREDEFINED_HOTSPOT20_OPERATORS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_WIFI_NETWORK_PREDEFINED_HOTSPOT20_OPERATORS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_network_predefined_hotspot20_operators",
     method: ruckus_one_runtime::Method::Get,
     path: "/wifiNetworks/hotspot20Operators",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_wifi_network_predefined_hotspot20_operators`; the first is the default.
@@ -6313,7 +6382,7 @@ pub type GetWifiNetworkPredefinedHotspot20OperatorsVersion = super::versions::V1
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiNetworkPredefinedHotspot20Operators<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetWifiNetworkPredefinedHotspot20Operators<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6365,22 +6434,22 @@ impl<'a> GetWifiNetworkPredefinedHotspot20Operators<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_WIFI_NETWORK_DEFAULT_QOS_MAP_SET_OPTIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_WIFI_NETWORK_DEFAULT_QOS_MAP_SET_OPTIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_network_default_qos_map_set_options",
     method: ruckus_one_runtime::Method::Get,
     path: "/wifiNetworks/qosMapSetOptions",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_wifi_network_default_qos_map_set_options`; the first is the default.
@@ -6396,7 +6465,7 @@ pub type GetWifiNetworkDefaultQosMapSetOptionsVersion = super::versions::V1OrJso
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiNetworkDefaultQosMapSetOptions<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetWifiNetworkDefaultQosMapSetOptions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6448,22 +6517,22 @@ impl<'a> GetWifiNetworkDefaultQosMapSetOptions<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_RECOVERY_PASSPHRASE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_RECOVERY_PASSPHRASE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_recovery_passphrase_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/wifiNetworks/recoveryPassphraseSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_recovery_passphrase_settings`; the first is the default.
@@ -6479,7 +6548,7 @@ pub type GetRecoveryPassphraseSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetRecoveryPassphraseSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetRecoveryPassphraseSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6528,22 +6597,22 @@ impl<'a> GetRecoveryPassphraseSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_RECOVERY_PASSPHRASE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_RECOVERY_PASSPHRASE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_recovery_passphrase_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/wifiNetworks/recoveryPassphraseSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_recovery_passphrase_settings`; the first is the default.
@@ -6559,7 +6628,7 @@ pub type UpdateRecoveryPassphraseSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateRecoveryPassphraseSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateRecoveryPassphraseSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6640,22 +6709,22 @@ impl<'a> UpdateRecoveryPassphraseSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_WIFI_NETWORK_WISPR_PROVIDERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_WIFI_NETWORK_WISPR_PROVIDERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_network_wispr_providers",
     method: ruckus_one_runtime::Method::Get,
     path: "/wifiNetworks/wisprProviders",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_wifi_network_wispr_providers`; the first is the default.
@@ -6671,7 +6740,7 @@ pub type GetWifiNetworkWisprProvidersVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiNetworkWisprProviders<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetWifiNetworkWisprProviders<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6720,22 +6789,22 @@ impl<'a> GetWifiNetworkWisprProviders<'a> {
         self.req.send_json_with_response()
     }
 }
-static DEACTIVATE_ACCESS_CONTROL_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_ACCESS_CONTROL_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_access_control_profile_on_wifi_network",
     method: ruckus_one_runtime::Method::Delete,
     path: "/wifiNetworks/{wifiNetworkId}/accessControlProfiles/{accessControlProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_access_control_profile_on_wifi_network`; the first is the default.
@@ -6751,7 +6820,7 @@ pub type DeactivateAccessControlProfileOnWifiNetworkVersion = super::versions::V
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateAccessControlProfileOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateAccessControlProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6835,22 +6904,22 @@ impl<'a> DeactivateAccessControlProfileOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_ACCESS_CONTROL_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_ACCESS_CONTROL_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_access_control_profile_on_wifi_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/wifiNetworks/{wifiNetworkId}/accessControlProfiles/{accessControlProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_access_control_profile_on_wifi_network`; the first is the default.
@@ -6866,7 +6935,7 @@ pub type ActivateAccessControlProfileOnWifiNetworkVersion = super::versions::V1O
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateAccessControlProfileOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateAccessControlProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6950,22 +7019,22 @@ impl<'a> ActivateAccessControlProfileOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_APPLICATION_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_APPLICATION_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_application_policy_on_wifi_network",
     method: ruckus_one_runtime::Method::Delete,
     path: "/wifiNetworks/{wifiNetworkId}/applicationPolicies/{applicationPolicyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_application_policy_on_wifi_network`; the first is the default.
@@ -6981,7 +7050,7 @@ pub type DeactivateApplicationPolicyOnWifiNetworkVersion = super::versions::V1Or
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateApplicationPolicyOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateApplicationPolicyOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7065,22 +7134,22 @@ impl<'a> DeactivateApplicationPolicyOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_APPLICATION_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_APPLICATION_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_application_policy_on_wifi_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/wifiNetworks/{wifiNetworkId}/applicationPolicies/{applicationPolicyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_application_policy_on_wifi_network`; the first is the default.
@@ -7096,7 +7165,7 @@ pub type ActivateApplicationPolicyOnWifiNetworkVersion = super::versions::V1OrJs
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateApplicationPolicyOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateApplicationPolicyOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7180,22 +7249,22 @@ impl<'a> ActivateApplicationPolicyOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_DEVICE_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_DEVICE_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_device_policy_on_wifi_network",
     method: ruckus_one_runtime::Method::Delete,
     path: "/wifiNetworks/{wifiNetworkId}/devicePolicies/{policyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_device_policy_on_wifi_network`; the first is the default.
@@ -7211,7 +7280,7 @@ pub type DeactivateDevicePolicyOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateDevicePolicyOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateDevicePolicyOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7295,22 +7364,22 @@ impl<'a> DeactivateDevicePolicyOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_DEVICE_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_DEVICE_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_device_policy_on_wifi_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/wifiNetworks/{wifiNetworkId}/devicePolicies/{policyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_device_policy_on_wifi_network`; the first is the default.
@@ -7326,7 +7395,7 @@ pub type ActivateDevicePolicyOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateDevicePolicyOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateDevicePolicyOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7407,22 +7476,22 @@ impl<'a> ActivateDevicePolicyOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_DPSK_SERVICE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_DPSK_SERVICE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_dpsk_service_on_wifi_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/wifiNetworks/{wifiNetworkId}/dpskServices/{dpskServiceId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_dpsk_service_on_wifi_network`; the first is the default.
@@ -7438,7 +7507,7 @@ pub type ActivateDpskServiceOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateDpskServiceOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateDpskServiceOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7519,22 +7588,22 @@ impl<'a> ActivateDpskServiceOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_HOTSPOT20_IDENTITY_PROVIDER_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_HOTSPOT20_IDENTITY_PROVIDER_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_hotspot20_identity_provider_on_wifi_network",
     method: ruckus_one_runtime::Method::Delete,
     path: "/wifiNetworks/{wifiNetworkId}/hotspot20IdentityProviders/{hotspot20IdentityProviderId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_hotspot20_identity_provider_on_wifi_network`; the first is the default.
@@ -7550,7 +7619,7 @@ pub type DeactivateHotspot20IdentityProviderOnWifiNetworkVersion = super::versio
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateHotspot20IdentityProviderOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateHotspot20IdentityProviderOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7634,22 +7703,22 @@ impl<'a> DeactivateHotspot20IdentityProviderOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_HOTSPOT20_IDENTITY_PROVIDER_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_HOTSPOT20_IDENTITY_PROVIDER_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_hotspot20_identity_provider_on_wifi_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/wifiNetworks/{wifiNetworkId}/hotspot20IdentityProviders/{hotspot20IdentityProviderId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_hotspot20_identity_provider_on_wifi_network`; the first is the default.
@@ -7665,7 +7734,7 @@ pub type ActivateHotspot20IdentityProviderOnWifiNetworkVersion = super::versions
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateHotspot20IdentityProviderOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateHotspot20IdentityProviderOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7749,22 +7818,22 @@ impl<'a> ActivateHotspot20IdentityProviderOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_HOTSPOT20_OPERATOR_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_HOTSPOT20_OPERATOR_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_hotspot20_operator_on_wifi_network",
     method: ruckus_one_runtime::Method::Delete,
     path: "/wifiNetworks/{wifiNetworkId}/hotspot20Operators/{hotspot20OperatorId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_hotspot20_operator_on_wifi_network`; the first is the default.
@@ -7780,7 +7849,7 @@ pub type DeactivateHotspot20OperatorOnWifiNetworkVersion = super::versions::V1Or
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateHotspot20OperatorOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateHotspot20OperatorOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7864,22 +7933,22 @@ impl<'a> DeactivateHotspot20OperatorOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_HOTSPOT20_OPERATOR_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_HOTSPOT20_OPERATOR_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_hotspot20_operator_on_wifi_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/wifiNetworks/{wifiNetworkId}/hotspot20Operators/{hotspot20OperatorId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_hotspot20_operator_on_wifi_network`; the first is the default.
@@ -7895,7 +7964,7 @@ pub type ActivateHotspot20OperatorOnWifiNetworkVersion = super::versions::V1OrJs
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateHotspot20OperatorOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateHotspot20OperatorOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7979,22 +8048,22 @@ impl<'a> ActivateHotspot20OperatorOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_L2_ACL_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_L2_ACL_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_l2_acl_policy_on_wifi_network",
     method: ruckus_one_runtime::Method::Delete,
     path: "/wifiNetworks/{wifiNetworkId}/l2AclPolicies/{l2AclPolicyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_l2_acl_policy_on_wifi_network`; the first is the default.
@@ -8010,7 +8079,7 @@ pub type DeactivateL2AclPolicyOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateL2AclPolicyOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateL2AclPolicyOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8094,22 +8163,22 @@ impl<'a> DeactivateL2AclPolicyOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_L2_ACL_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_L2_ACL_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_l2_acl_policy_on_wifi_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/wifiNetworks/{wifiNetworkId}/l2AclPolicies/{l2AclPolicyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_l2_acl_policy_on_wifi_network`; the first is the default.
@@ -8125,7 +8194,7 @@ pub type ActivateL2AclPolicyOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateL2AclPolicyOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateL2AclPolicyOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8206,22 +8275,22 @@ impl<'a> ActivateL2AclPolicyOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_L3_ACL_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_L3_ACL_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_l3_acl_policy_on_wifi_network",
     method: ruckus_one_runtime::Method::Delete,
     path: "/wifiNetworks/{wifiNetworkId}/l3AclPolicies/{l3AclPolicyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_l3_acl_policy_on_wifi_network`; the first is the default.
@@ -8237,7 +8306,7 @@ pub type DeactivateL3AclPolicyOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateL3AclPolicyOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateL3AclPolicyOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8321,22 +8390,22 @@ impl<'a> DeactivateL3AclPolicyOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_L3_ACL_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_L3_ACL_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_l3_acl_policy_on_wifi_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/wifiNetworks/{wifiNetworkId}/l3AclPolicies/{l3AclPolicyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_l3_acl_policy_on_wifi_network`; the first is the default.
@@ -8352,7 +8421,7 @@ pub type ActivateL3AclPolicyOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateL3AclPolicyOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateL3AclPolicyOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8433,22 +8502,22 @@ impl<'a> ActivateL3AclPolicyOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_MAC_REGISTRATION_POOL_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_MAC_REGISTRATION_POOL_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_mac_registration_pool_on_wifi_network",
     method: ruckus_one_runtime::Method::Delete,
     path: "/wifiNetworks/{wifiNetworkId}/macRegistrationPools/{macRegistrationPoolId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_mac_registration_pool_on_wifi_network`; the first is the default.
@@ -8464,7 +8533,7 @@ pub type DeactivateMacRegistrationPoolOnWifiNetworkVersion = super::versions::V1
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateMacRegistrationPoolOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateMacRegistrationPoolOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8548,22 +8617,22 @@ impl<'a> DeactivateMacRegistrationPoolOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_MAC_REGISTRATION_POOL_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_MAC_REGISTRATION_POOL_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_mac_registration_pool_on_wifi_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/wifiNetworks/{wifiNetworkId}/macRegistrationPools/{macRegistrationPoolId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_mac_registration_pool_on_wifi_network`; the first is the default.
@@ -8579,7 +8648,7 @@ pub type ActivateMacRegistrationPoolOnWifiNetworkVersion = super::versions::V1Or
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateMacRegistrationPoolOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateMacRegistrationPoolOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8663,22 +8732,22 @@ impl<'a> ActivateMacRegistrationPoolOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_PORTAL_SERVICE_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_PORTAL_SERVICE_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_portal_service_profile_on_wifi_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/wifiNetworks/{wifiNetworkId}/portalServiceProfiles/{portalServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_portal_service_profile_on_wifi_network`; the first is the default.
@@ -8694,7 +8763,7 @@ pub type ActivatePortalServiceProfileOnWifiNetworkVersion = super::versions::V1O
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivatePortalServiceProfileOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivatePortalServiceProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8778,22 +8847,22 @@ impl<'a> ActivatePortalServiceProfileOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_WIFI_NETWORK_RADIUS_SERVER_PROFILE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_WIFI_NETWORK_RADIUS_SERVER_PROFILE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_network_radius_server_profile_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/wifiNetworks/{wifiNetworkId}/radiusServerProfileSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_wifi_network_radius_server_profile_settings`; the first is the default.
@@ -8809,7 +8878,7 @@ pub type GetWifiNetworkRadiusServerProfileSettingsVersion = super::versions::V1O
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiNetworkRadiusServerProfileSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetWifiNetworkRadiusServerProfileSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8866,22 +8935,22 @@ impl<'a> GetWifiNetworkRadiusServerProfileSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_WIFI_NETWORK_RADIUS_SERVER_PROFILE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_WIFI_NETWORK_RADIUS_SERVER_PROFILE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_wifi_network_radius_server_profile_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/wifiNetworks/{wifiNetworkId}/radiusServerProfileSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_wifi_network_radius_server_profile_settings`; the first is the default.
@@ -8897,7 +8966,7 @@ pub type UpdateWifiNetworkRadiusServerProfileSettingsVersion = super::versions::
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateWifiNetworkRadiusServerProfileSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateWifiNetworkRadiusServerProfileSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8981,22 +9050,22 @@ impl<'a> UpdateWifiNetworkRadiusServerProfileSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_RADIUS_SERVER_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_RADIUS_SERVER_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_radius_server_profile_on_wifi_network",
     method: ruckus_one_runtime::Method::Delete,
     path: "/wifiNetworks/{wifiNetworkId}/radiusServerProfiles/{radiusId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_radius_server_profile_on_wifi_network`; the first is the default.
@@ -9012,7 +9081,7 @@ pub type DeactivateRadiusServerProfileOnWifiNetworkVersion = super::versions::V1
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateRadiusServerProfileOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateRadiusServerProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -9096,22 +9165,22 @@ impl<'a> DeactivateRadiusServerProfileOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_RADIUS_SERVER_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_RADIUS_SERVER_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_radius_server_profile_on_wifi_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/wifiNetworks/{wifiNetworkId}/radiusServerProfiles/{radiusId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_radius_server_profile_on_wifi_network`; the first is the default.
@@ -9127,7 +9196,7 @@ pub type ActivateRadiusServerProfileOnWifiNetworkVersion = super::versions::V1Or
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateRadiusServerProfileOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateRadiusServerProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -9211,22 +9280,22 @@ impl<'a> ActivateRadiusServerProfileOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_VLAN_POOL_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_VLAN_POOL_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_vlan_pool_profile_on_wifi_network",
     method: ruckus_one_runtime::Method::Delete,
     path: "/wifiNetworks/{wifiNetworkId}/vlanPoolProfiles/{vlanPoolProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_vlan_pool_profile_on_wifi_network`; the first is the default.
@@ -9242,7 +9311,7 @@ pub type DeactivateVlanPoolProfileOnWifiNetworkVersion = super::versions::V1OrJs
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateVlanPoolProfileOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateVlanPoolProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -9326,22 +9395,22 @@ impl<'a> DeactivateVlanPoolProfileOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_VLAN_POOL_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_VLAN_POOL_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_vlan_pool_profile_on_wifi_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/wifiNetworks/{wifiNetworkId}/vlanPoolProfiles/{vlanPoolProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_vlan_pool_profile_on_wifi_network`; the first is the default.
@@ -9357,7 +9426,7 @@ pub type ActivateVlanPoolProfileOnWifiNetworkVersion = super::versions::V1OrJson
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateVlanPoolProfileOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateVlanPoolProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -9441,22 +9510,22 @@ impl<'a> ActivateVlanPoolProfileOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_WIFI_CALLING_SERVICE_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_WIFI_CALLING_SERVICE_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_wifi_calling_service_profile_on_wifi_network",
     method: ruckus_one_runtime::Method::Delete,
     path: "/wifiNetworks/{wifiNetworkId}/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_wifi_calling_service_profile_on_wifi_network`; the first is the default.
@@ -9472,7 +9541,7 @@ pub type DeactivateWifiCallingServiceProfileOnWifiNetworkVersion = super::versio
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateWifiCallingServiceProfileOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateWifiCallingServiceProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -9556,22 +9625,22 @@ impl<'a> DeactivateWifiCallingServiceProfileOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_WIFI_CALLING_SERVICE_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_WIFI_CALLING_SERVICE_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_wifi_calling_service_profile_on_wifi_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/wifiNetworks/{wifiNetworkId}/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_wifi_calling_service_profile_on_wifi_network`; the first is the default.
@@ -9587,7 +9656,7 @@ pub type ActivateWifiCallingServiceProfileOnWifiNetworkVersion = super::versions
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateWifiCallingServiceProfileOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateWifiCallingServiceProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

@@ -25,14 +25,14 @@ pub struct Activation {
 }
 impl serde::Serialize for Activation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Activation, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Activation, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("venueId", &v.venue_id);
             w.optional("wifiNetworkIds", &v.wifi_network_ids);
             w.optional("apSerialNumbers", &v.ap_serial_numbers);
             w.optional("wifiNetworkId", &v.wifi_network_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -42,8 +42,8 @@ impl<'de> serde::Deserialize<'de> for Activation {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Activation, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Activation, ruckus_one_runtime::internal::object::FieldError> {
             let value = Activation {
                 venue_id: f.optional("venueId"),
                 wifi_network_ids: f.optional("wifiNetworkIds"),
@@ -54,7 +54,7 @@ impl<'de> serde::Deserialize<'de> for Activation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Activation"))
     }
 }
@@ -110,13 +110,13 @@ impl serde::Serialize for ClientIsolationAllowlistEntry {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ClientIsolationAllowlistEntry,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("description", &v.description);
             w.field("mac", &v.mac);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -126,10 +126,10 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationAllowlistEntry {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             ClientIsolationAllowlistEntry,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ClientIsolationAllowlistEntry {
                 description: f.optional("description"),
@@ -139,7 +139,7 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationAllowlistEntry {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ClientIsolationAllowlistEntry"))
     }
 }
@@ -182,7 +182,7 @@ impl serde::Serialize for ClientIsolationProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ClientIsolationProfile,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("allowlist", &v.allowlist);
             w.optional("description", &v.description);
@@ -190,7 +190,7 @@ impl serde::Serialize for ClientIsolationProfile {
             w.field("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -200,8 +200,11 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationProfile {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ClientIsolationProfile, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ClientIsolationProfile,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ClientIsolationProfile {
                 allowlist: f.required("allowlist")?,
                 description: f.optional("description"),
@@ -212,7 +215,7 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ClientIsolationProfile"))
     }
 }
@@ -264,7 +267,7 @@ impl serde::Serialize for ClientIsolationProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ClientIsolationProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
@@ -275,7 +278,7 @@ impl serde::Serialize for ClientIsolationProfileQueryData {
             w.optional("venueActivations", &v.venue_activations);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -285,10 +288,10 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationProfileQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             ClientIsolationProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ClientIsolationProfileQueryData {
                 id: f.optional("id"),
@@ -303,7 +306,7 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ClientIsolationProfileQueryData"))
     }
 }
@@ -417,7 +420,10 @@ pub struct EthernetPortProfile {
 }
 impl serde::Serialize for EthernetPortProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EthernetPortProfile, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &EthernetPortProfile,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("authType", &v.auth_type);
             w.optional(
                 "bypassMacAddressAuthentication",
@@ -447,7 +453,7 @@ impl serde::Serialize for EthernetPortProfile {
             w.optional("venueIds", &v.venue_ids);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -457,8 +463,11 @@ impl<'de> serde::Deserialize<'de> for EthernetPortProfile {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EthernetPortProfile, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            EthernetPortProfile,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = EthernetPortProfile {
                 auth_type: f.optional("authType"),
                 bypass_mac_address_authentication: f
@@ -488,7 +497,7 @@ impl<'de> serde::Deserialize<'de> for EthernetPortProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EthernetPortProfile"))
     }
 }
@@ -782,7 +791,10 @@ pub struct LbsServerProfile {
 }
 impl serde::Serialize for LbsServerProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &LbsServerProfile, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &LbsServerProfile,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.field("lbsServerVenueName", &v.lbs_server_venue_name);
             w.field("name", &v.name);
@@ -791,7 +803,7 @@ impl serde::Serialize for LbsServerProfile {
             w.field("serverPort", &v.server_port);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -801,8 +813,8 @@ impl<'de> serde::Deserialize<'de> for LbsServerProfile {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<LbsServerProfile, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<LbsServerProfile, ruckus_one_runtime::internal::object::FieldError> {
             let value = LbsServerProfile {
                 id: f.optional("id"),
                 lbs_server_venue_name: f.required("lbsServerVenueName")?,
@@ -815,7 +827,7 @@ impl<'de> serde::Deserialize<'de> for LbsServerProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("LbsServerProfile"))
     }
 }
@@ -910,7 +922,7 @@ impl serde::Serialize for LbsServerProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &LbsServerProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
@@ -920,7 +932,7 @@ impl serde::Serialize for LbsServerProfileQueryData {
             w.optional("serverConnected", &v.server_connected);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -930,8 +942,11 @@ impl<'de> serde::Deserialize<'de> for LbsServerProfileQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<LbsServerProfileQueryData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            LbsServerProfileQueryData,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = LbsServerProfileQueryData {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -944,7 +959,7 @@ impl<'de> serde::Deserialize<'de> for LbsServerProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("LbsServerProfileQueryData"))
     }
 }
@@ -1012,14 +1027,14 @@ impl serde::Serialize for MulticastDnsProxyProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &MulticastDnsProxyProfile,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("rules", &v.rules);
             w.field("serviceName", &v.service_name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1029,8 +1044,11 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsProxyProfile {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MulticastDnsProxyProfile, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            MulticastDnsProxyProfile,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = MulticastDnsProxyProfile {
                 id: f.optional("id"),
                 rules: f.optional("rules"),
@@ -1040,7 +1058,7 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsProxyProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MulticastDnsProxyProfile"))
     }
 }
@@ -1093,7 +1111,7 @@ impl serde::Serialize for MulticastDnsProxyProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &MulticastDnsProxyProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
@@ -1103,7 +1121,7 @@ impl serde::Serialize for MulticastDnsProxyProfileQueryData {
             w.optional("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1113,10 +1131,10 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsProxyProfileQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             MulticastDnsProxyProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = MulticastDnsProxyProfileQueryData {
                 id: f.optional("id"),
@@ -1130,7 +1148,7 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsProxyProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MulticastDnsProxyProfileQueryData"))
     }
 }
@@ -1210,7 +1228,7 @@ impl serde::Serialize for MulticastDnsProxyServiceRule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &MulticastDnsProxyServiceRule,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("enabled", &v.enabled);
             w.field("fromVlan", &v.from_vlan);
@@ -1220,7 +1238,7 @@ impl serde::Serialize for MulticastDnsProxyServiceRule {
             w.field("toVlan", &v.to_vlan);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1230,10 +1248,10 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsProxyServiceRule {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             MulticastDnsProxyServiceRule,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = MulticastDnsProxyServiceRule {
                 enabled: f.optional("enabled"),
@@ -1247,7 +1265,7 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsProxyServiceRule {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MulticastDnsProxyServiceRule"))
     }
 }
@@ -1313,7 +1331,7 @@ impl serde::Serialize for QueryResponseClientIsolationProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponseClientIsolationProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -1324,7 +1342,7 @@ impl serde::Serialize for QueryResponseClientIsolationProfileQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1334,10 +1352,10 @@ impl<'de> serde::Deserialize<'de> for QueryResponseClientIsolationProfileQueryDa
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponseClientIsolationProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseClientIsolationProfileQueryData {
                 fields: f.optional("fields"),
@@ -1352,7 +1370,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseClientIsolationProfileQueryDa
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("QueryResponseClientIsolationProfileQueryData"))
     }
@@ -1438,7 +1456,7 @@ impl serde::Serialize for QueryResponseLbsServerProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponseLbsServerProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -1449,7 +1467,7 @@ impl serde::Serialize for QueryResponseLbsServerProfileQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1459,10 +1477,10 @@ impl<'de> serde::Deserialize<'de> for QueryResponseLbsServerProfileQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponseLbsServerProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseLbsServerProfileQueryData {
                 fields: f.optional("fields"),
@@ -1477,7 +1495,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseLbsServerProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("QueryResponseLbsServerProfileQueryData"))
     }
@@ -1563,7 +1581,7 @@ impl serde::Serialize for QueryResponseMulticastDnsProxyProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponseMulticastDnsProxyProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -1574,7 +1592,7 @@ impl serde::Serialize for QueryResponseMulticastDnsProxyProfileQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1584,10 +1602,10 @@ impl<'de> serde::Deserialize<'de> for QueryResponseMulticastDnsProxyProfileQuery
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponseMulticastDnsProxyProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseMulticastDnsProxyProfileQueryData {
                 fields: f.optional("fields"),
@@ -1602,7 +1620,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseMulticastDnsProxyProfileQuery
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("QueryResponseMulticastDnsProxyProfileQueryData"))
     }
@@ -1688,7 +1706,7 @@ impl serde::Serialize for QueryResponseSnmpAgentProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponseSnmpAgentProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -1699,7 +1717,7 @@ impl serde::Serialize for QueryResponseSnmpAgentProfileQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1709,10 +1727,10 @@ impl<'de> serde::Deserialize<'de> for QueryResponseSnmpAgentProfileQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponseSnmpAgentProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseSnmpAgentProfileQueryData {
                 fields: f.optional("fields"),
@@ -1727,7 +1745,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseSnmpAgentProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("QueryResponseSnmpAgentProfileQueryData"))
     }
@@ -1813,7 +1831,7 @@ impl serde::Serialize for QueryResponseSoftGreProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponseSoftGreProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -1824,7 +1842,7 @@ impl serde::Serialize for QueryResponseSoftGreProfileQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1834,10 +1852,10 @@ impl<'de> serde::Deserialize<'de> for QueryResponseSoftGreProfileQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponseSoftGreProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseSoftGreProfileQueryData {
                 fields: f.optional("fields"),
@@ -1852,7 +1870,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseSoftGreProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("QueryResponseSoftGreProfileQueryData"))
     }
 }
@@ -1934,7 +1952,7 @@ impl serde::Serialize for QueryResponseTunnelProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponseTunnelProfile,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -1945,7 +1963,7 @@ impl serde::Serialize for QueryResponseTunnelProfile {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1955,8 +1973,11 @@ impl<'de> serde::Deserialize<'de> for QueryResponseTunnelProfile {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<QueryResponseTunnelProfile, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            QueryResponseTunnelProfile,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = QueryResponseTunnelProfile {
                 fields: f.optional("fields"),
                 total_count: f.optional("totalCount"),
@@ -1970,7 +1991,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseTunnelProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("QueryResponseTunnelProfile"))
     }
 }
@@ -2049,14 +2070,14 @@ impl serde::Serialize for SnmpAgentNotificationSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &SnmpAgentNotificationSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("targetIpAddress", &v.target_ip_address);
             w.optional("targetPort", &v.target_port);
             w.optional("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2066,10 +2087,10 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentNotificationSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             SnmpAgentNotificationSettings,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = SnmpAgentNotificationSettings {
                 target_ip_address: f.optional("targetIpAddress"),
@@ -2080,7 +2101,7 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentNotificationSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SnmpAgentNotificationSettings"))
     }
 }
@@ -2187,14 +2208,17 @@ pub struct SnmpAgentProfile {
 }
 impl serde::Serialize for SnmpAgentProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SnmpAgentProfile, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &SnmpAgentProfile,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.field("name", &v.name);
             w.optional("snmpV2Agents", &v.snmp_v2_agents);
             w.optional("snmpV3Agents", &v.snmp_v3_agents);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2204,8 +2228,8 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentProfile {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SnmpAgentProfile, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<SnmpAgentProfile, ruckus_one_runtime::internal::object::FieldError> {
             let value = SnmpAgentProfile {
                 id: f.optional("id"),
                 name: f.required("name")?,
@@ -2216,7 +2240,7 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SnmpAgentProfile"))
     }
 }
@@ -2285,7 +2309,7 @@ impl serde::Serialize for SnmpAgentProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &SnmpAgentProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
@@ -2304,7 +2328,7 @@ impl serde::Serialize for SnmpAgentProfileQueryData {
             w.optional("venues", &v.venues);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2314,8 +2338,11 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentProfileQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SnmpAgentProfileQueryData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SnmpAgentProfileQueryData,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = SnmpAgentProfileQueryData {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -2337,7 +2364,7 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SnmpAgentProfileQueryData"))
     }
 }
@@ -2470,14 +2497,17 @@ pub struct SnmpV2Agent {
 }
 impl serde::Serialize for SnmpV2Agent {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SnmpV2Agent, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &SnmpV2Agent,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("communityName", &v.community_name);
             w.optional("notificationPrivilege", &v.notification_privilege);
             w.optional("notificationSettings", &v.notification_settings);
             w.optional("readOnlyPrivilege", &v.read_only_privilege);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2487,8 +2517,8 @@ impl<'de> serde::Deserialize<'de> for SnmpV2Agent {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SnmpV2Agent, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<SnmpV2Agent, ruckus_one_runtime::internal::object::FieldError> {
             let value = SnmpV2Agent {
                 community_name: f.required("communityName")?,
                 notification_privilege: f.optional("notificationPrivilege"),
@@ -2499,7 +2529,7 @@ impl<'de> serde::Deserialize<'de> for SnmpV2Agent {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SnmpV2Agent"))
     }
 }
@@ -2567,7 +2597,10 @@ pub struct SnmpV3Agent {
 }
 impl serde::Serialize for SnmpV3Agent {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SnmpV3Agent, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &SnmpV3Agent,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("authenticationPassphrase", &v.authentication_passphrase);
             w.optional("authenticationType", &v.authentication_type);
             w.optional("notificationPrivilege", &v.notification_privilege);
@@ -2580,7 +2613,7 @@ impl serde::Serialize for SnmpV3Agent {
             w.optional("trapPrivilege", &v.trap_privilege);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2590,8 +2623,8 @@ impl<'de> serde::Deserialize<'de> for SnmpV3Agent {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SnmpV3Agent, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<SnmpV3Agent, ruckus_one_runtime::internal::object::FieldError> {
             let value = SnmpV3Agent {
                 authentication_passphrase: f.required("authenticationPassphrase")?,
                 authentication_type: f.optional("authenticationType"),
@@ -2608,7 +2641,7 @@ impl<'de> serde::Deserialize<'de> for SnmpV3Agent {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SnmpV3Agent"))
     }
 }
@@ -2831,7 +2864,10 @@ pub struct SoftGreProfile {
 }
 impl serde::Serialize for SoftGreProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SoftGreProfile, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &SoftGreProfile,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("description", &v.description);
             w.optional("disassociateClientEnabled", &v.disassociate_client_enabled);
             w.optional("gatewayFailbackEnabled", &v.gateway_failback_enabled);
@@ -2849,7 +2885,7 @@ impl serde::Serialize for SoftGreProfile {
             w.optional("secondaryGatewayAddress", &v.secondary_gateway_address);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2859,8 +2895,8 @@ impl<'de> serde::Deserialize<'de> for SoftGreProfile {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SoftGreProfile, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<SoftGreProfile, ruckus_one_runtime::internal::object::FieldError> {
             let value = SoftGreProfile {
                 description: f.optional("description"),
                 disassociate_client_enabled: f.optional("disassociateClientEnabled"),
@@ -2880,7 +2916,7 @@ impl<'de> serde::Deserialize<'de> for SoftGreProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SoftGreProfile"))
     }
 }
@@ -2996,7 +3032,7 @@ impl serde::Serialize for SoftGreProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &SoftGreProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("tenantId", &v.tenant_id);
@@ -3014,7 +3050,7 @@ impl serde::Serialize for SoftGreProfileQueryData {
             w.optional("venueActivations", &v.venue_activations);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3024,8 +3060,11 @@ impl<'de> serde::Deserialize<'de> for SoftGreProfileQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SoftGreProfileQueryData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SoftGreProfileQueryData,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = SoftGreProfileQueryData {
                 id: f.optional("id"),
                 tenant_id: f.optional("tenantId"),
@@ -3046,7 +3085,7 @@ impl<'de> serde::Deserialize<'de> for SoftGreProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SoftGreProfileQueryData"))
     }
 }
@@ -3227,14 +3266,14 @@ impl serde::Serialize for SupplicantAuthenticationOptions {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &SupplicantAuthenticationOptions,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("password", &v.password);
             w.optional("type", &v.type_);
             w.optional("username", &v.username);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3244,10 +3283,10 @@ impl<'de> serde::Deserialize<'de> for SupplicantAuthenticationOptions {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             SupplicantAuthenticationOptions,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = SupplicantAuthenticationOptions {
                 password: f.optional("password"),
@@ -3258,7 +3297,7 @@ impl<'de> serde::Deserialize<'de> for SupplicantAuthenticationOptions {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SupplicantAuthenticationOptions"))
     }
 }
@@ -3391,7 +3430,10 @@ pub struct TunnelProfile {
 }
 impl serde::Serialize for TunnelProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &TunnelProfile, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &TunnelProfile,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("mtuType", &v.mtu_type);
@@ -3412,7 +3454,7 @@ impl serde::Serialize for TunnelProfile {
             w.optional("destinationEdgeClusterId", &v.destination_edge_cluster_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3422,8 +3464,8 @@ impl<'de> serde::Deserialize<'de> for TunnelProfile {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<TunnelProfile, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<TunnelProfile, ruckus_one_runtime::internal::object::FieldError> {
             let value = TunnelProfile {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -3448,7 +3490,7 @@ impl<'de> serde::Deserialize<'de> for TunnelProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("TunnelProfile"))
     }
 }
@@ -3598,7 +3640,7 @@ impl serde::Serialize for ViewmodelMulticastDnsProxyServiceRule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ViewmodelMulticastDnsProxyServiceRule,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("ruleIndex", &v.rule_index);
             w.optional("enabled", &v.enabled);
@@ -3609,7 +3651,7 @@ impl serde::Serialize for ViewmodelMulticastDnsProxyServiceRule {
             w.optional("toVlan", &v.to_vlan);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3619,10 +3661,10 @@ impl<'de> serde::Deserialize<'de> for ViewmodelMulticastDnsProxyServiceRule {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             ViewmodelMulticastDnsProxyServiceRule,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ViewmodelMulticastDnsProxyServiceRule {
                 rule_index: f.optional("ruleIndex"),
@@ -3637,7 +3679,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelMulticastDnsProxyServiceRule {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ViewmodelMulticastDnsProxyServiceRule"))
     }
 }
@@ -3728,7 +3770,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         body: &ClientIsolationProfile,
     ) -> CreateClientIsolationProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_CLIENT_ISOLATION_PROFILE,
             &[],
@@ -3754,7 +3796,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         client_isolation_profile_id: &str,
     ) -> GetClientIsolationProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_CLIENT_ISOLATION_PROFILE,
             &[client_isolation_profile_id],
@@ -3780,7 +3822,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         client_isolation_profile_id: &str,
         body: &ClientIsolationProfile,
     ) -> UpdateClientIsolationProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_CLIENT_ISOLATION_PROFILE,
             &[client_isolation_profile_id],
@@ -3807,7 +3849,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         client_isolation_profile_id: &str,
     ) -> DeleteClientIsolationProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_CLIENT_ISOLATION_PROFILE,
             &[client_isolation_profile_id],
@@ -3836,7 +3878,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryClientIsolationProfiles<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_CLIENT_ISOLATION_PROFILES,
             &[],
@@ -3861,7 +3903,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         body: &LbsServerProfile,
     ) -> CreateLbsServerProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_LBS_SERVER_PROFILE,
             &[],
@@ -3885,7 +3927,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         lbs_server_profile_id: &str,
     ) -> GetLbsServerProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_LBS_SERVER_PROFILE,
             &[lbs_server_profile_id],
@@ -3911,7 +3953,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         lbs_server_profile_id: &str,
         body: &LbsServerProfile,
     ) -> UpdateLbsServerProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_LBS_SERVER_PROFILE,
             &[lbs_server_profile_id],
@@ -3936,7 +3978,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         lbs_server_profile_id: &str,
     ) -> DeleteLbsServerProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_LBS_SERVER_PROFILE,
             &[lbs_server_profile_id],
@@ -3963,7 +4005,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryLbsServerProfiles<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_LBS_SERVER_PROFILES,
             &[],
@@ -3986,7 +4028,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         body: &MulticastDnsProxyProfile,
     ) -> CreateMulticastDnsProxyProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_MULTICAST_DNS_PROXY_PROFILE,
             &[],
@@ -4012,7 +4054,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         multicast_dns_proxy_profile_id: &str,
     ) -> GetMulticastDnsProxyProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_MULTICAST_DNS_PROXY_PROFILE,
             &[multicast_dns_proxy_profile_id],
@@ -4038,7 +4080,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         multicast_dns_proxy_profile_id: &str,
         body: &MulticastDnsProxyProfile,
     ) -> UpdateMulticastDnsProxyProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_MULTICAST_DNS_PROXY_PROFILE,
             &[multicast_dns_proxy_profile_id],
@@ -4065,7 +4107,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         multicast_dns_proxy_profile_id: &str,
     ) -> DeleteMulticastDnsProxyProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_MULTICAST_DNS_PROXY_PROFILE,
             &[multicast_dns_proxy_profile_id],
@@ -4094,7 +4136,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryMulticastDnsProxyProfiles<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_MULTICAST_DNS_PROXY_PROFILES,
             &[],
@@ -4119,7 +4161,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         body: &super::common::RoguePolicy,
     ) -> CreateRoguePolicy<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_ROGUE_POLICY,
             &[],
@@ -4140,7 +4182,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "getRoguePolicy")]
     #[inline]
     pub fn get_rogue_policy(&self, rogue_policy_id: &str) -> GetRoguePolicy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ROGUE_POLICY,
             &[rogue_policy_id],
@@ -4166,7 +4208,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         rogue_policy_id: &str,
         body: &super::common::RoguePolicy,
     ) -> UpdateRoguePolicy<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_ROGUE_POLICY,
             &[rogue_policy_id],
@@ -4188,7 +4230,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "deleteRoguePolicy")]
     #[inline]
     pub fn delete_rogue_policy(&self, rogue_policy_id: &str) -> DeleteRoguePolicy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_ROGUE_POLICY,
             &[rogue_policy_id],
@@ -4215,7 +4257,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryRoguePolicies<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_ROGUE_POLICIES,
             &[],
@@ -4238,7 +4280,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         body: &SnmpAgentProfile,
     ) -> CreateSnmpAgentProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SNMP_AGENT_PROFILE,
             &[],
@@ -4262,7 +4304,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         snmp_agent_profile_id: &str,
     ) -> GetSnmpAgentProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SNMP_AGENT_PROFILE,
             &[snmp_agent_profile_id],
@@ -4288,7 +4330,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         snmp_agent_profile_id: &str,
         body: &SnmpAgentProfile,
     ) -> UpdateSnmpAgentProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_SNMP_AGENT_PROFILE,
             &[snmp_agent_profile_id],
@@ -4313,7 +4355,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         snmp_agent_profile_id: &str,
     ) -> DeleteSnmpAgentProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SNMP_AGENT_PROFILE,
             &[snmp_agent_profile_id],
@@ -4340,7 +4382,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QuerySnmpAgentProfiles<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_SNMP_AGENT_PROFILES,
             &[],
@@ -4363,7 +4405,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         body: &SoftGreProfile,
     ) -> CreateSoftGreProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SOFT_GRE_PROFILE,
             &[],
@@ -4387,7 +4429,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         soft_gre_profile_id: &str,
     ) -> GetSoftGreProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SOFT_GRE_PROFILE,
             &[soft_gre_profile_id],
@@ -4413,7 +4455,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         soft_gre_profile_id: &str,
         body: &SoftGreProfile,
     ) -> UpdateSoftGreProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_SOFT_GRE_PROFILE,
             &[soft_gre_profile_id],
@@ -4438,7 +4480,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         soft_gre_profile_id: &str,
     ) -> DeleteSoftGreProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SOFT_GRE_PROFILE,
             &[soft_gre_profile_id],
@@ -4465,7 +4507,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QuerySoftGreProfiles<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_SOFT_GRE_PROFILES,
             &[],
@@ -4488,7 +4530,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         body: &super::common::TunnelServiceProfile,
     ) -> CreateTunnelServiceProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_TUNNEL_SERVICE_PROFILE,
             &[],
@@ -4512,7 +4554,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         tunnel_service_profile_id: &str,
     ) -> GetTunnelServiceProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_TUNNEL_SERVICE_PROFILE,
             &[tunnel_service_profile_id],
@@ -4538,7 +4580,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         tunnel_service_profile_id: &str,
         body: &super::common::TunnelServiceProfile,
     ) -> UpdateTunnelServiceProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_TUNNEL_SERVICE_PROFILE,
             &[tunnel_service_profile_id],
@@ -4565,7 +4607,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         tunnel_service_profile_id: &str,
         body: &super::common::TunnelServiceProfile,
     ) -> PatchTunnelServiceProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_TUNNEL_SERVICE_PROFILE,
             &[tunnel_service_profile_id],
@@ -4590,7 +4632,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         tunnel_service_profile_id: &str,
     ) -> DeleteTunnelServiceProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_TUNNEL_SERVICE_PROFILE,
             &[tunnel_service_profile_id],
@@ -4617,7 +4659,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryTunnelServiceProfiles<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_TUNNEL_SERVICE_PROFILES,
             &[],
@@ -4640,7 +4682,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         body: &super::common::VlanPoolProfile,
     ) -> CreateVlanPoolProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VLAN_POOL_PROFILE,
             &[],
@@ -4664,7 +4706,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         vlan_pool_profile_id: &str,
     ) -> GetVlanPoolProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VLAN_POOL_PROFILE,
             &[vlan_pool_profile_id],
@@ -4690,7 +4732,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         vlan_pool_profile_id: &str,
         body: &super::common::VlanPoolProfile,
     ) -> UpdateVlanPoolProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VLAN_POOL_PROFILE,
             &[vlan_pool_profile_id],
@@ -4715,7 +4757,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         vlan_pool_profile_id: &str,
     ) -> DeleteVlanPoolProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VLAN_POOL_PROFILE,
             &[vlan_pool_profile_id],
@@ -4742,7 +4784,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryVlanPoolProfiles<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_VLAN_POOL_PROFILES,
             &[],
@@ -4765,7 +4807,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         body: &EthernetPortProfile,
     ) -> CreateEthernetPortProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_ETHERNET_PORT_PROFILE,
             &[],
@@ -4789,7 +4831,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         ethernet_port_profile_id: &str,
     ) -> GetEthernetPortProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ETHERNET_PORT_PROFILE,
             &[ethernet_port_profile_id],
@@ -4815,7 +4857,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         ethernet_port_profile_id: &str,
         body: &EthernetPortProfile,
     ) -> UpdateEthernetPortProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_ETHERNET_PORT_PROFILE,
             &[ethernet_port_profile_id],
@@ -4840,7 +4882,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         ethernet_port_profile_id: &str,
     ) -> DeleteEthernetPortProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_ETHERNET_PORT_PROFILE,
             &[ethernet_port_profile_id],
@@ -4867,7 +4909,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryEthernetPortProfiles<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_ETHERNET_PORT_PROFILES,
             &[],
@@ -4876,22 +4918,22 @@ impl<'a> WirelessPoliciesClient<'a> {
         QueryEthernetPortProfiles { req }
     }
 }
-static CREATE_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_client_isolation_profile",
     method: ruckus_one_runtime::Method::Post,
     path: "/clientIsolationProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_client_isolation_profile`; the first is the default.
@@ -4907,7 +4949,7 @@ pub type CreateClientIsolationProfileVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateClientIsolationProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateClientIsolationProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4986,22 +5028,22 @@ impl<'a> CreateClientIsolationProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_client_isolation_profile",
     method: ruckus_one_runtime::Method::Get,
     path: "/clientIsolationProfiles/{clientIsolationProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_client_isolation_profile`; the first is the default.
@@ -5017,7 +5059,7 @@ pub type GetClientIsolationProfileVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetClientIsolationProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetClientIsolationProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5066,22 +5108,22 @@ impl<'a> GetClientIsolationProfile<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_client_isolation_profile",
     method: ruckus_one_runtime::Method::Put,
     path: "/clientIsolationProfiles/{clientIsolationProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_client_isolation_profile`; the first is the default.
@@ -5097,7 +5139,7 @@ pub type UpdateClientIsolationProfileVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateClientIsolationProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateClientIsolationProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5176,22 +5218,22 @@ impl<'a> UpdateClientIsolationProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_client_isolation_profile",
     method: ruckus_one_runtime::Method::Delete,
     path: "/clientIsolationProfiles/{clientIsolationProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_client_isolation_profile`; the first is the default.
@@ -5207,7 +5249,7 @@ pub type DeleteClientIsolationProfileVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteClientIsolationProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteClientIsolationProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5286,22 +5328,22 @@ impl<'a> DeleteClientIsolationProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static QUERY_CLIENT_ISOLATION_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_CLIENT_ISOLATION_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_client_isolation_profiles",
     method: ruckus_one_runtime::Method::Post,
     path: "/clientIsolationProfiles/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_client_isolation_profiles`; the first is the default.
@@ -5317,7 +5359,7 @@ pub type QueryClientIsolationProfilesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryClientIsolationProfiles<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryClientIsolationProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5332,8 +5374,8 @@ impl<'a> QueryClientIsolationProfiles<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -5392,22 +5434,22 @@ impl<'a> QueryClientIsolationProfiles<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_LBS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_LBS_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_lbs_server_profile",
     method: ruckus_one_runtime::Method::Post,
     path: "/lbsServerProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_lbs_server_profile`; the first is the default.
@@ -5423,7 +5465,7 @@ pub type CreateLbsServerProfileVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateLbsServerProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateLbsServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5502,22 +5544,22 @@ impl<'a> CreateLbsServerProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_LBS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_LBS_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_lbs_server_profile",
     method: ruckus_one_runtime::Method::Get,
     path: "/lbsServerProfiles/{lbsServerProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_lbs_server_profile`; the first is the default.
@@ -5533,7 +5575,7 @@ pub type GetLbsServerProfileVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetLbsServerProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetLbsServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5582,22 +5624,22 @@ impl<'a> GetLbsServerProfile<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_LBS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_LBS_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_lbs_server_profile",
     method: ruckus_one_runtime::Method::Put,
     path: "/lbsServerProfiles/{lbsServerProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_lbs_server_profile`; the first is the default.
@@ -5613,7 +5655,7 @@ pub type UpdateLbsServerProfileVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateLbsServerProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateLbsServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5692,22 +5734,22 @@ impl<'a> UpdateLbsServerProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_LBS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_LBS_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_lbs_server_profile",
     method: ruckus_one_runtime::Method::Delete,
     path: "/lbsServerProfiles/{lbsServerProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_lbs_server_profile`; the first is the default.
@@ -5723,7 +5765,7 @@ pub type DeleteLbsServerProfileVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteLbsServerProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteLbsServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5802,22 +5844,22 @@ impl<'a> DeleteLbsServerProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static QUERY_LBS_SERVER_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_LBS_SERVER_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_lbs_server_profiles",
     method: ruckus_one_runtime::Method::Post,
     path: "/lbsServerProfiles/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_lbs_server_profiles`; the first is the default.
@@ -5833,7 +5875,7 @@ pub type QueryLbsServerProfilesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryLbsServerProfiles<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryLbsServerProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5848,8 +5890,8 @@ impl<'a> QueryLbsServerProfiles<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -5906,22 +5948,22 @@ impl<'a> QueryLbsServerProfiles<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_multicast_dns_proxy_profile",
     method: ruckus_one_runtime::Method::Post,
     path: "/multicastDnsProxyProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_multicast_dns_proxy_profile`; the first is the default.
@@ -5937,7 +5979,7 @@ pub type CreateMulticastDnsProxyProfileVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateMulticastDnsProxyProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateMulticastDnsProxyProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6016,22 +6058,22 @@ impl<'a> CreateMulticastDnsProxyProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_multicast_dns_proxy_profile",
     method: ruckus_one_runtime::Method::Get,
     path: "/multicastDnsProxyProfiles/{multicastDnsProxyProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_multicast_dns_proxy_profile`; the first is the default.
@@ -6047,7 +6089,7 @@ pub type GetMulticastDnsProxyProfileVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetMulticastDnsProxyProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetMulticastDnsProxyProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6096,22 +6138,22 @@ impl<'a> GetMulticastDnsProxyProfile<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_multicast_dns_proxy_profile",
     method: ruckus_one_runtime::Method::Put,
     path: "/multicastDnsProxyProfiles/{multicastDnsProxyProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_multicast_dns_proxy_profile`; the first is the default.
@@ -6127,7 +6169,7 @@ pub type UpdateMulticastDnsProxyProfileVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateMulticastDnsProxyProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateMulticastDnsProxyProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6206,22 +6248,22 @@ impl<'a> UpdateMulticastDnsProxyProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_multicast_dns_proxy_profile",
     method: ruckus_one_runtime::Method::Delete,
     path: "/multicastDnsProxyProfiles/{multicastDnsProxyProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_multicast_dns_proxy_profile`; the first is the default.
@@ -6237,7 +6279,7 @@ pub type DeleteMulticastDnsProxyProfileVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteMulticastDnsProxyProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteMulticastDnsProxyProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6316,22 +6358,22 @@ impl<'a> DeleteMulticastDnsProxyProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static QUERY_MULTICAST_DNS_PROXY_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_MULTICAST_DNS_PROXY_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_multicast_dns_proxy_profiles",
     method: ruckus_one_runtime::Method::Post,
     path: "/multicastDnsProxyProfiles/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_multicast_dns_proxy_profiles`; the first is the default.
@@ -6347,7 +6389,7 @@ pub type QueryMulticastDnsProxyProfilesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryMulticastDnsProxyProfiles<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryMulticastDnsProxyProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6362,8 +6404,8 @@ impl<'a> QueryMulticastDnsProxyProfiles<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -6422,22 +6464,22 @@ impl<'a> QueryMulticastDnsProxyProfiles<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_ROGUE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_ROGUE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_rogue_policy",
     method: ruckus_one_runtime::Method::Post,
     path: "/roguePolicies",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_rogue_policy`; the first is the default.
@@ -6453,7 +6495,7 @@ pub type CreateRoguePolicyVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateRoguePolicy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateRoguePolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6532,22 +6574,22 @@ impl<'a> CreateRoguePolicy<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_ROGUE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ROGUE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_rogue_policy",
     method: ruckus_one_runtime::Method::Get,
     path: "/roguePolicies/{roguePolicyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_rogue_policy`; the first is the default.
@@ -6563,7 +6605,7 @@ pub type GetRoguePolicyVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetRoguePolicy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetRoguePolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6612,22 +6654,22 @@ impl<'a> GetRoguePolicy<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_ROGUE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_ROGUE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_rogue_policy",
     method: ruckus_one_runtime::Method::Put,
     path: "/roguePolicies/{roguePolicyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_rogue_policy`; the first is the default.
@@ -6643,7 +6685,7 @@ pub type UpdateRoguePolicyVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateRoguePolicy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateRoguePolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6722,22 +6764,22 @@ impl<'a> UpdateRoguePolicy<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_ROGUE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_ROGUE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_rogue_policy",
     method: ruckus_one_runtime::Method::Delete,
     path: "/roguePolicies/{roguePolicyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_rogue_policy`; the first is the default.
@@ -6753,7 +6795,7 @@ pub type DeleteRoguePolicyVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteRoguePolicy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteRoguePolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6832,22 +6874,22 @@ impl<'a> DeleteRoguePolicy<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static QUERY_ROGUE_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_ROGUE_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_rogue_policies",
     method: ruckus_one_runtime::Method::Post,
     path: "/roguePolicies/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_rogue_policies`; the first is the default.
@@ -6863,7 +6905,7 @@ pub type QueryRoguePoliciesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryRoguePolicies<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryRoguePolicies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6878,8 +6920,8 @@ impl<'a> QueryRoguePolicies<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -6943,22 +6985,22 @@ impl<'a> QueryRoguePolicies<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_SNMP_AGENT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_SNMP_AGENT_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_snmp_agent_profile",
     method: ruckus_one_runtime::Method::Post,
     path: "/snmpAgentProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_snmp_agent_profile`; the first is the default.
@@ -6974,7 +7016,7 @@ pub type CreateSnmpAgentProfileVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSnmpAgentProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateSnmpAgentProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7053,22 +7095,22 @@ impl<'a> CreateSnmpAgentProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_SNMP_AGENT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_SNMP_AGENT_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_snmp_agent_profile",
     method: ruckus_one_runtime::Method::Get,
     path: "/snmpAgentProfiles/{snmpAgentProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_snmp_agent_profile`; the first is the default.
@@ -7084,7 +7126,7 @@ pub type GetSnmpAgentProfileVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSnmpAgentProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetSnmpAgentProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7133,22 +7175,22 @@ impl<'a> GetSnmpAgentProfile<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_SNMP_AGENT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_SNMP_AGENT_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_snmp_agent_profile",
     method: ruckus_one_runtime::Method::Put,
     path: "/snmpAgentProfiles/{snmpAgentProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_snmp_agent_profile`; the first is the default.
@@ -7164,7 +7206,7 @@ pub type UpdateSnmpAgentProfileVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSnmpAgentProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateSnmpAgentProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7243,22 +7285,22 @@ impl<'a> UpdateSnmpAgentProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_SNMP_AGENT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SNMP_AGENT_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_snmp_agent_profile",
     method: ruckus_one_runtime::Method::Delete,
     path: "/snmpAgentProfiles/{snmpAgentProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_snmp_agent_profile`; the first is the default.
@@ -7274,7 +7316,7 @@ pub type DeleteSnmpAgentProfileVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSnmpAgentProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSnmpAgentProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7353,22 +7395,22 @@ impl<'a> DeleteSnmpAgentProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static QUERY_SNMP_AGENT_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_SNMP_AGENT_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_snmp_agent_profiles",
     method: ruckus_one_runtime::Method::Post,
     path: "/snmpAgentProfiles/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_snmp_agent_profiles`; the first is the default.
@@ -7384,7 +7426,7 @@ pub type QuerySnmpAgentProfilesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySnmpAgentProfiles<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QuerySnmpAgentProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7399,8 +7441,8 @@ impl<'a> QuerySnmpAgentProfiles<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -7457,22 +7499,22 @@ impl<'a> QuerySnmpAgentProfiles<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_SOFT_GRE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_SOFT_GRE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_soft_gre_profile",
     method: ruckus_one_runtime::Method::Post,
     path: "/softGreProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_soft_gre_profile`; the first is the default.
@@ -7488,7 +7530,7 @@ pub type CreateSoftGreProfileVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSoftGreProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateSoftGreProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7567,22 +7609,22 @@ impl<'a> CreateSoftGreProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_SOFT_GRE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_SOFT_GRE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_soft_gre_profile",
     method: ruckus_one_runtime::Method::Get,
     path: "/softGreProfiles/{softGreProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_soft_gre_profile`; the first is the default.
@@ -7598,7 +7640,7 @@ pub type GetSoftGreProfileVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSoftGreProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetSoftGreProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7647,22 +7689,22 @@ impl<'a> GetSoftGreProfile<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_SOFT_GRE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_SOFT_GRE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_soft_gre_profile",
     method: ruckus_one_runtime::Method::Put,
     path: "/softGreProfiles/{softGreProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_soft_gre_profile`; the first is the default.
@@ -7678,7 +7720,7 @@ pub type UpdateSoftGreProfileVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSoftGreProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateSoftGreProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7757,22 +7799,22 @@ impl<'a> UpdateSoftGreProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_SOFT_GRE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SOFT_GRE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_soft_gre_profile",
     method: ruckus_one_runtime::Method::Delete,
     path: "/softGreProfiles/{softGreProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_soft_gre_profile`; the first is the default.
@@ -7788,7 +7830,7 @@ pub type DeleteSoftGreProfileVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSoftGreProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSoftGreProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7867,22 +7909,22 @@ impl<'a> DeleteSoftGreProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static QUERY_SOFT_GRE_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_SOFT_GRE_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_soft_gre_profiles",
     method: ruckus_one_runtime::Method::Post,
     path: "/softGreProfiles/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_soft_gre_profiles`; the first is the default.
@@ -7898,7 +7940,7 @@ pub type QuerySoftGreProfilesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySoftGreProfiles<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QuerySoftGreProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7913,8 +7955,8 @@ impl<'a> QuerySoftGreProfiles<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -7968,22 +8010,22 @@ impl<'a> QuerySoftGreProfiles<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_tunnel_service_profile",
     method: ruckus_one_runtime::Method::Post,
     path: "/tunnelServiceProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_tunnel_service_profile`; the first is the default.
@@ -7999,7 +8041,7 @@ pub type CreateTunnelServiceProfileVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateTunnelServiceProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateTunnelServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8078,22 +8120,22 @@ impl<'a> CreateTunnelServiceProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_tunnel_service_profile",
     method: ruckus_one_runtime::Method::Get,
     path: "/tunnelServiceProfiles/{tunnelServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_tunnel_service_profile`; the first is the default.
@@ -8109,7 +8151,7 @@ pub type GetTunnelServiceProfileVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetTunnelServiceProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetTunnelServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8158,22 +8200,22 @@ impl<'a> GetTunnelServiceProfile<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_tunnel_service_profile",
     method: ruckus_one_runtime::Method::Put,
     path: "/tunnelServiceProfiles/{tunnelServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_tunnel_service_profile`; the first is the default.
@@ -8189,7 +8231,7 @@ pub type UpdateTunnelServiceProfileVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTunnelServiceProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateTunnelServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8268,22 +8310,22 @@ impl<'a> UpdateTunnelServiceProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static PATCH_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static PATCH_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_tunnel_service_profile",
     method: ruckus_one_runtime::Method::Patch,
     path: "/tunnelServiceProfiles/{tunnelServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `patch_tunnel_service_profile`; the first is the default.
@@ -8299,7 +8341,7 @@ pub type PatchTunnelServiceProfileVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchTunnelServiceProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> PatchTunnelServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8378,22 +8420,22 @@ impl<'a> PatchTunnelServiceProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_tunnel_service_profile",
     method: ruckus_one_runtime::Method::Delete,
     path: "/tunnelServiceProfiles/{tunnelServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_tunnel_service_profile`; the first is the default.
@@ -8409,7 +8451,7 @@ pub type DeleteTunnelServiceProfileVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteTunnelServiceProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteTunnelServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8488,22 +8530,22 @@ impl<'a> DeleteTunnelServiceProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static QUERY_TUNNEL_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_TUNNEL_SERVICE_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_tunnel_service_profiles",
     method: ruckus_one_runtime::Method::Post,
     path: "/tunnelServiceProfiles/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_tunnel_service_profiles`; the first is the default.
@@ -8519,7 +8561,7 @@ pub type QueryTunnelServiceProfilesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryTunnelServiceProfiles<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryTunnelServiceProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8534,8 +8576,8 @@ impl<'a> QueryTunnelServiceProfiles<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -8587,22 +8629,22 @@ impl<'a> QueryTunnelServiceProfiles<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_VLAN_POOL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_VLAN_POOL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_vlan_pool_profile",
     method: ruckus_one_runtime::Method::Post,
     path: "/vlanPoolProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_vlan_pool_profile`; the first is the default.
@@ -8618,7 +8660,7 @@ pub type CreateVlanPoolProfileVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVlanPoolProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateVlanPoolProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8697,22 +8739,22 @@ impl<'a> CreateVlanPoolProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VLAN_POOL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VLAN_POOL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_vlan_pool_profile",
     method: ruckus_one_runtime::Method::Get,
     path: "/vlanPoolProfiles/{vlanPoolProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_vlan_pool_profile`; the first is the default.
@@ -8728,7 +8770,7 @@ pub type GetVlanPoolProfileVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVlanPoolProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVlanPoolProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8777,22 +8819,22 @@ impl<'a> GetVlanPoolProfile<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VLAN_POOL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VLAN_POOL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_vlan_pool_profile",
     method: ruckus_one_runtime::Method::Put,
     path: "/vlanPoolProfiles/{vlanPoolProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_vlan_pool_profile`; the first is the default.
@@ -8808,7 +8850,7 @@ pub type UpdateVlanPoolProfileVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVlanPoolProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVlanPoolProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8887,22 +8929,22 @@ impl<'a> UpdateVlanPoolProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_VLAN_POOL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_VLAN_POOL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_vlan_pool_profile",
     method: ruckus_one_runtime::Method::Delete,
     path: "/vlanPoolProfiles/{vlanPoolProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_vlan_pool_profile`; the first is the default.
@@ -8918,7 +8960,7 @@ pub type DeleteVlanPoolProfileVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVlanPoolProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteVlanPoolProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8997,22 +9039,22 @@ impl<'a> DeleteVlanPoolProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static QUERY_VLAN_POOL_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_VLAN_POOL_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_vlan_pool_profiles",
     method: ruckus_one_runtime::Method::Post,
     path: "/vlanPoolProfiles/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_vlan_pool_profiles`; the first is the default.
@@ -9028,7 +9070,7 @@ pub type QueryVlanPoolProfilesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVlanPoolProfiles<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryVlanPoolProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -9043,8 +9085,8 @@ impl<'a> QueryVlanPoolProfiles<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -9108,22 +9150,22 @@ impl<'a> QueryVlanPoolProfiles<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_ETHERNET_PORT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_ETHERNET_PORT_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_ethernet_port_profile",
     method: ruckus_one_runtime::Method::Post,
     path: "/ethernetPortProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_ethernet_port_profile`; the first is the default.
@@ -9139,7 +9181,7 @@ pub type CreateEthernetPortProfileVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateEthernetPortProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateEthernetPortProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -9218,22 +9260,22 @@ impl<'a> CreateEthernetPortProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_ETHERNET_PORT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ETHERNET_PORT_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ethernet_port_profile",
     method: ruckus_one_runtime::Method::Get,
     path: "/ethernetPortProfiles/{ethernetPortProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ethernet_port_profile`; the first is the default.
@@ -9249,7 +9291,7 @@ pub type GetEthernetPortProfileVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEthernetPortProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetEthernetPortProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -9298,22 +9340,22 @@ impl<'a> GetEthernetPortProfile<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_ETHERNET_PORT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_ETHERNET_PORT_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ethernet_port_profile",
     method: ruckus_one_runtime::Method::Put,
     path: "/ethernetPortProfiles/{ethernetPortProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_ethernet_port_profile`; the first is the default.
@@ -9329,7 +9371,7 @@ pub type UpdateEthernetPortProfileVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateEthernetPortProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateEthernetPortProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -9408,22 +9450,22 @@ impl<'a> UpdateEthernetPortProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_ETHERNET_PORT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_ETHERNET_PORT_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_ethernet_port_profile",
     method: ruckus_one_runtime::Method::Delete,
     path: "/ethernetPortProfiles/{ethernetPortProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_ethernet_port_profile`; the first is the default.
@@ -9439,7 +9481,7 @@ pub type DeleteEthernetPortProfileVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteEthernetPortProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteEthernetPortProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -9518,22 +9560,22 @@ impl<'a> DeleteEthernetPortProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static QUERY_ETHERNET_PORT_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_ETHERNET_PORT_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_ethernet_port_profiles",
     method: ruckus_one_runtime::Method::Post,
     path: "/ethernetPortProfiles/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_ethernet_port_profiles`; the first is the default.
@@ -9549,7 +9591,7 @@ pub type QueryEthernetPortProfilesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryEthernetPortProfiles<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryEthernetPortProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -9564,8 +9606,8 @@ impl<'a> QueryEthernetPortProfiles<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };

@@ -29,7 +29,7 @@ impl serde::Serialize for DhcpConfigServiceProfileDeep {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &DhcpConfigServiceProfileDeep,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("dhcpMode", &v.dhcp_mode);
             w.field("dhcpPools", &v.dhcp_pools);
@@ -39,7 +39,7 @@ impl serde::Serialize for DhcpConfigServiceProfileDeep {
             w.optional("venueIds", &v.venue_ids);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -49,10 +49,10 @@ impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfileDeep {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             DhcpConfigServiceProfileDeep,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = DhcpConfigServiceProfileDeep {
                 dhcp_mode: f.optional("dhcpMode"),
@@ -66,7 +66,7 @@ impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfileDeep {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DhcpConfigServiceProfileDeep"))
     }
 }
@@ -140,7 +140,7 @@ pub struct DhcpPoolV1 {
 }
 impl serde::Serialize for DhcpPoolV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DhcpPoolV1, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &DhcpPoolV1, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("description", &v.description);
             w.field("endIpAddress", &v.end_ip_address);
             w.optional("id", &v.id);
@@ -157,7 +157,7 @@ impl serde::Serialize for DhcpPoolV1 {
             w.optional("leaseTime", &v.lease_time);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -167,8 +167,8 @@ impl<'de> serde::Deserialize<'de> for DhcpPoolV1 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DhcpPoolV1, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DhcpPoolV1, ruckus_one_runtime::internal::object::FieldError> {
             let value = DhcpPoolV1 {
                 description: f.optional("description"),
                 end_ip_address: f.required("endIpAddress")?,
@@ -189,7 +189,7 @@ impl<'de> serde::Deserialize<'de> for DhcpPoolV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DhcpPoolV1"))
     }
 }
@@ -334,13 +334,16 @@ pub struct DhcpPoolVenueUsage {
 }
 impl serde::Serialize for DhcpPoolVenueUsage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DhcpPoolVenueUsage, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DhcpPoolVenueUsage,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("totalIpCount", &v.total_ip_count);
             w.optional("usedIpCount", &v.used_ip_count);
             w.optional("venueId", &v.venue_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -350,8 +353,11 @@ impl<'de> serde::Deserialize<'de> for DhcpPoolVenueUsage {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DhcpPoolVenueUsage, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            DhcpPoolVenueUsage,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = DhcpPoolVenueUsage {
                 total_ip_count: f.optional("totalIpCount"),
                 used_ip_count: f.optional("usedIpCount"),
@@ -361,7 +367,7 @@ impl<'de> serde::Deserialize<'de> for DhcpPoolVenueUsage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DhcpPoolVenueUsage"))
     }
 }
@@ -418,7 +424,10 @@ pub struct Hotspot20AuthInfo {
 }
 impl serde::Serialize for Hotspot20AuthInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Hotspot20AuthInfo, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &Hotspot20AuthInfo,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("credentialType", &v.credential_type);
             w.optional("eapInnerAuth", &v.eap_inner_auth);
             w.optional("info", &v.info);
@@ -428,7 +437,7 @@ impl serde::Serialize for Hotspot20AuthInfo {
             w.optional("vendorType", &v.vendor_type);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -438,8 +447,11 @@ impl<'de> serde::Deserialize<'de> for Hotspot20AuthInfo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Hotspot20AuthInfo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            Hotspot20AuthInfo,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = Hotspot20AuthInfo {
                 credential_type: f.optional("credentialType"),
                 eap_inner_auth: f.optional("eapInnerAuth"),
@@ -453,7 +465,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20AuthInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Hotspot20AuthInfo"))
     }
 }
@@ -895,12 +907,15 @@ pub struct Hotspot20Eap {
 }
 impl serde::Serialize for Hotspot20Eap {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Hotspot20Eap, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &Hotspot20Eap,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("authInfos", &v.auth_infos);
             w.optional("method", &v.method);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -910,8 +925,8 @@ impl<'de> serde::Deserialize<'de> for Hotspot20Eap {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Hotspot20Eap, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Hotspot20Eap, ruckus_one_runtime::internal::object::FieldError> {
             let value = Hotspot20Eap {
                 auth_infos: f.optional("authInfos"),
                 method: f.optional("method"),
@@ -920,7 +935,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20Eap {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Hotspot20Eap"))
     }
 }
@@ -1050,13 +1065,13 @@ impl serde::Serialize for Hotspot20FriendlyName {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &Hotspot20FriendlyName,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("language", &v.language);
             w.field("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1066,8 +1081,11 @@ impl<'de> serde::Deserialize<'de> for Hotspot20FriendlyName {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Hotspot20FriendlyName, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            Hotspot20FriendlyName,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = Hotspot20FriendlyName {
                 language: f.optional("language"),
                 name: f.required("name")?,
@@ -1076,7 +1094,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20FriendlyName {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Hotspot20FriendlyName"))
     }
 }
@@ -1225,7 +1243,7 @@ impl serde::Serialize for Hotspot20IdentityProvider {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &Hotspot20IdentityProvider,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("accountingRadiusEnabled", &v.accounting_radius_enabled);
             w.optional("id", &v.id);
@@ -1238,7 +1256,7 @@ impl serde::Serialize for Hotspot20IdentityProvider {
             w.optional("dynamicVlan", &v.dynamic_vlan);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1248,8 +1266,11 @@ impl<'de> serde::Deserialize<'de> for Hotspot20IdentityProvider {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Hotspot20IdentityProvider, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            Hotspot20IdentityProvider,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = Hotspot20IdentityProvider {
                 accounting_radius_enabled: f.optional("accountingRadiusEnabled"),
                 id: f.optional("id"),
@@ -1265,7 +1286,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20IdentityProvider {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Hotspot20IdentityProvider"))
     }
 }
@@ -1353,7 +1374,7 @@ impl serde::Serialize for Hotspot20IdentityProviderQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &Hotspot20IdentityProviderQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
@@ -1367,7 +1388,7 @@ impl serde::Serialize for Hotspot20IdentityProviderQueryData {
             w.optional("dynamicVlan", &v.dynamic_vlan);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1377,10 +1398,10 @@ impl<'de> serde::Deserialize<'de> for Hotspot20IdentityProviderQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             Hotspot20IdentityProviderQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = Hotspot20IdentityProviderQueryData {
                 id: f.optional("id"),
@@ -1398,7 +1419,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20IdentityProviderQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Hotspot20IdentityProviderQueryData"))
     }
 }
@@ -1497,13 +1518,16 @@ pub struct Hotspot20NaiRealm {
 }
 impl serde::Serialize for Hotspot20NaiRealm {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Hotspot20NaiRealm, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &Hotspot20NaiRealm,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("eaps", &v.eaps);
             w.optional("encoding", &v.encoding);
             w.field("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1513,8 +1537,11 @@ impl<'de> serde::Deserialize<'de> for Hotspot20NaiRealm {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Hotspot20NaiRealm, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            Hotspot20NaiRealm,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = Hotspot20NaiRealm {
                 eaps: f.optional("eaps"),
                 encoding: f.optional("encoding"),
@@ -1524,7 +1551,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20NaiRealm {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Hotspot20NaiRealm"))
     }
 }
@@ -1632,7 +1659,10 @@ pub struct Hotspot20Operator {
 }
 impl serde::Serialize for Hotspot20Operator {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Hotspot20Operator, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &Hotspot20Operator,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("domainNames", &v.domain_names);
             w.optional("friendlyNames", &v.friendly_names);
             w.optional("id", &v.id);
@@ -1643,7 +1673,7 @@ impl serde::Serialize for Hotspot20Operator {
             w.optional("wifiNetworkIds", &v.wifi_network_ids);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1653,8 +1683,11 @@ impl<'de> serde::Deserialize<'de> for Hotspot20Operator {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Hotspot20Operator, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            Hotspot20Operator,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = Hotspot20Operator {
                 domain_names: f.required("domainNames")?,
                 friendly_names: f.optional("friendlyNames"),
@@ -1669,7 +1702,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20Operator {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Hotspot20Operator"))
     }
 }
@@ -1748,7 +1781,7 @@ impl serde::Serialize for Hotspot20OperatorQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &Hotspot20OperatorQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
@@ -1759,7 +1792,7 @@ impl serde::Serialize for Hotspot20OperatorQueryData {
             w.optional("networkCount", &v.network_count);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1769,8 +1802,11 @@ impl<'de> serde::Deserialize<'de> for Hotspot20OperatorQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Hotspot20OperatorQueryData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            Hotspot20OperatorQueryData,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = Hotspot20OperatorQueryData {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -1784,7 +1820,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20OperatorQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Hotspot20OperatorQueryData"))
     }
 }
@@ -1858,12 +1894,15 @@ pub struct Hotspot20Plmn {
 }
 impl serde::Serialize for Hotspot20Plmn {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Hotspot20Plmn, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &Hotspot20Plmn,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("mcc", &v.mcc);
             w.field("mnc", &v.mnc);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1873,8 +1912,8 @@ impl<'de> serde::Deserialize<'de> for Hotspot20Plmn {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Hotspot20Plmn, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Hotspot20Plmn, ruckus_one_runtime::internal::object::FieldError> {
             let value = Hotspot20Plmn {
                 mcc: f.required("mcc")?,
                 mnc: f.required("mnc")?,
@@ -1882,7 +1921,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20Plmn {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Hotspot20Plmn"))
     }
 }
@@ -1916,13 +1955,13 @@ impl serde::Serialize for Hotspot20RoamConsortium {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &Hotspot20RoamConsortium,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("name", &v.name);
             w.field("organizationId", &v.organization_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1932,8 +1971,11 @@ impl<'de> serde::Deserialize<'de> for Hotspot20RoamConsortium {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Hotspot20RoamConsortium, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            Hotspot20RoamConsortium,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = Hotspot20RoamConsortium {
                 name: f.required("name")?,
                 organization_id: f.required("organizationId")?,
@@ -1941,7 +1983,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20RoamConsortium {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Hotspot20RoamConsortium"))
     }
 }
@@ -1974,13 +2016,13 @@ impl serde::Serialize for Hotspot20RoamConsortiumOi {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &Hotspot20RoamConsortiumOi,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("name", &v.name);
             w.optional("organizationId", &v.organization_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1990,8 +2032,11 @@ impl<'de> serde::Deserialize<'de> for Hotspot20RoamConsortiumOi {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Hotspot20RoamConsortiumOi, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            Hotspot20RoamConsortiumOi,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = Hotspot20RoamConsortiumOi {
                 name: f.optional("name"),
                 organization_id: f.optional("organizationId"),
@@ -2000,7 +2045,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20RoamConsortiumOi {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Hotspot20RoamConsortiumOi"))
     }
 }
@@ -2049,7 +2094,7 @@ impl serde::Serialize for QueryResponseHotspot20IdentityProviderQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponseHotspot20IdentityProviderQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -2060,7 +2105,7 @@ impl serde::Serialize for QueryResponseHotspot20IdentityProviderQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2070,10 +2115,10 @@ impl<'de> serde::Deserialize<'de> for QueryResponseHotspot20IdentityProviderQuer
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponseHotspot20IdentityProviderQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseHotspot20IdentityProviderQueryData {
                 fields: f.optional("fields"),
@@ -2088,7 +2133,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseHotspot20IdentityProviderQuer
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("QueryResponseHotspot20IdentityProviderQueryData"))
     }
@@ -2174,7 +2219,7 @@ impl serde::Serialize for QueryResponseHotspot20OperatorQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponseHotspot20OperatorQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -2185,7 +2230,7 @@ impl serde::Serialize for QueryResponseHotspot20OperatorQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2195,10 +2240,10 @@ impl<'de> serde::Deserialize<'de> for QueryResponseHotspot20OperatorQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponseHotspot20OperatorQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseHotspot20OperatorQueryData {
                 fields: f.optional("fields"),
@@ -2213,7 +2258,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseHotspot20OperatorQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("QueryResponseHotspot20OperatorQueryData"))
     }
@@ -2294,13 +2339,16 @@ pub struct RadiusServerV1 {
 }
 impl serde::Serialize for RadiusServerV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &RadiusServerV1, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &RadiusServerV1,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("ip", &v.ip);
             w.field("port", &v.port);
             w.optional("sharedSecret", &v.shared_secret);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2310,8 +2358,8 @@ impl<'de> serde::Deserialize<'de> for RadiusServerV1 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<RadiusServerV1, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<RadiusServerV1, ruckus_one_runtime::internal::object::FieldError> {
             let value = RadiusServerV1 {
                 ip: f.required("ip")?,
                 port: f.required("port")?,
@@ -2321,7 +2369,7 @@ impl<'de> serde::Deserialize<'de> for RadiusServerV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("RadiusServerV1"))
     }
 }
@@ -2369,7 +2417,7 @@ pub struct RadiusV1 {
 }
 impl serde::Serialize for RadiusV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &RadiusV1, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &RadiusV1, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.field("primary", &v.primary);
@@ -2379,7 +2427,7 @@ impl serde::Serialize for RadiusV1 {
             w.optional("tags", &v.tags);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2389,8 +2437,8 @@ impl<'de> serde::Deserialize<'de> for RadiusV1 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<RadiusV1, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<RadiusV1, ruckus_one_runtime::internal::object::FieldError> {
             let value = RadiusV1 {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -2404,7 +2452,7 @@ impl<'de> serde::Deserialize<'de> for RadiusV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("RadiusV1"))
     }
 }
@@ -2485,7 +2533,7 @@ impl serde::Serialize for SyslogServerProfileV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &SyslogServerProfileV1,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("facility", &v.facility);
             w.optional("flowLevel", &v.flow_level);
@@ -2497,7 +2545,7 @@ impl serde::Serialize for SyslogServerProfileV1 {
             w.optional("venues", &v.venues);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2507,8 +2555,11 @@ impl<'de> serde::Deserialize<'de> for SyslogServerProfileV1 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SyslogServerProfileV1, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SyslogServerProfileV1,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = SyslogServerProfileV1 {
                 facility: f.optional("facility"),
                 flow_level: f.optional("flowLevel"),
@@ -2523,7 +2574,7 @@ impl<'de> serde::Deserialize<'de> for SyslogServerProfileV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SyslogServerProfileV1"))
     }
 }
@@ -2608,13 +2659,13 @@ impl serde::Serialize for ViewmodelHotspot20Eap {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ViewmodelHotspot20Eap,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("method", &v.method);
             w.optional("authInfos", &v.auth_infos);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2624,8 +2675,11 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20Eap {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ViewmodelHotspot20Eap, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ViewmodelHotspot20Eap,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ViewmodelHotspot20Eap {
                 method: f.optional("method"),
                 auth_infos: f.optional("authInfos"),
@@ -2634,7 +2688,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20Eap {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ViewmodelHotspot20Eap"))
     }
 }
@@ -2677,13 +2731,13 @@ impl serde::Serialize for ViewmodelHotspot20FriendlyName {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ViewmodelHotspot20FriendlyName,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("name", &v.name);
             w.optional("language", &v.language);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2693,10 +2747,10 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20FriendlyName {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             ViewmodelHotspot20FriendlyName,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ViewmodelHotspot20FriendlyName {
                 name: f.optional("name"),
@@ -2706,7 +2760,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20FriendlyName {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ViewmodelHotspot20FriendlyName"))
     }
 }
@@ -2751,14 +2805,14 @@ impl serde::Serialize for ViewmodelHotspot20NaiRealm {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ViewmodelHotspot20NaiRealm,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("name", &v.name);
             w.optional("eaps", &v.eaps);
             w.optional("encoding", &v.encoding);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2768,8 +2822,11 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20NaiRealm {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ViewmodelHotspot20NaiRealm, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ViewmodelHotspot20NaiRealm,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ViewmodelHotspot20NaiRealm {
                 name: f.optional("name"),
                 eaps: f.optional("eaps"),
@@ -2779,7 +2836,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20NaiRealm {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ViewmodelHotspot20NaiRealm"))
     }
 }
@@ -2828,13 +2885,13 @@ impl serde::Serialize for ViewmodelHotspot20Plmn {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ViewmodelHotspot20Plmn,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("mcc", &v.mcc);
             w.optional("mnc", &v.mnc);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2844,8 +2901,11 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20Plmn {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ViewmodelHotspot20Plmn, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ViewmodelHotspot20Plmn,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ViewmodelHotspot20Plmn {
                 mcc: f.optional("mcc"),
                 mnc: f.optional("mnc"),
@@ -2854,7 +2914,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20Plmn {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ViewmodelHotspot20Plmn"))
     }
 }
@@ -2905,7 +2965,7 @@ impl serde::Serialize for WifiCallingServiceProfileV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &WifiCallingServiceProfileV1,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("description", &v.description);
             w.field("epdgs", &v.epdgs);
@@ -2915,7 +2975,7 @@ impl serde::Serialize for WifiCallingServiceProfileV1 {
             w.field("serviceName", &v.service_name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2925,10 +2985,10 @@ impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfileV1 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             WifiCallingServiceProfileV1,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = WifiCallingServiceProfileV1 {
                 description: f.optional("description"),
@@ -2942,7 +3002,7 @@ impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfileV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("WifiCallingServiceProfileV1"))
     }
 }
@@ -3020,7 +3080,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         body: &Hotspot20IdentityProvider,
     ) -> CreateHotspot20IdentityProvider<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_HOTSPOT20_IDENTITY_PROVIDER,
             &[],
@@ -3046,7 +3106,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         hotspot20_identity_provider_id: &str,
     ) -> GetHotspot20IdentityProvider<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_HOTSPOT20_IDENTITY_PROVIDER,
             &[hotspot20_identity_provider_id],
@@ -3074,7 +3134,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         hotspot20_identity_provider_id: &str,
         body: &Hotspot20IdentityProvider,
     ) -> UpdateHotspot20IdentityProvider<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_HOTSPOT20_IDENTITY_PROVIDER,
             &[hotspot20_identity_provider_id],
@@ -3101,7 +3161,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         hotspot20_identity_provider_id: &str,
     ) -> DeleteHotspot20IdentityProvider<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_HOTSPOT20_IDENTITY_PROVIDER,
             &[hotspot20_identity_provider_id],
@@ -3133,7 +3193,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         hotspot20_identity_provider_id: &str,
         radius_id: &str,
     ) -> AddRadiusServerProfileToHotspot20IdentityProvider<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_RADIUS_SERVER_PROFILE_TO_HOTSPOT20_IDENTITY_PROVIDER,
             &[hotspot20_identity_provider_id, radius_id],
@@ -3165,7 +3225,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         hotspot20_identity_provider_id: &str,
         radius_id: &str,
     ) -> RemoveRadiusServerProfileFromHotspot20IdentityProvider<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_RADIUS_SERVER_PROFILE_FROM_HOTSPOT20_IDENTITY_PROVIDER,
             &[hotspot20_identity_provider_id, radius_id],
@@ -3193,7 +3253,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryHotspot20IdentityProviders<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_HOTSPOT20_IDENTITY_PROVIDERS,
             &[],
@@ -3218,7 +3278,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         body: &Hotspot20Operator,
     ) -> CreateHotspot20Operator<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_HOTSPOT20_OPERATOR,
             &[],
@@ -3242,7 +3302,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         hotspot20_operator_id: &str,
     ) -> GetHotspot20Operator<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_HOTSPOT20_OPERATOR,
             &[hotspot20_operator_id],
@@ -3268,7 +3328,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         hotspot20_operator_id: &str,
         body: &Hotspot20Operator,
     ) -> UpdateHotspot20Operator<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_HOTSPOT20_OPERATOR,
             &[hotspot20_operator_id],
@@ -3293,7 +3353,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         hotspot20_operator_id: &str,
     ) -> DeleteHotspot20Operator<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_HOTSPOT20_OPERATOR,
             &[hotspot20_operator_id],
@@ -3319,7 +3379,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryHotspot20Operators<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_HOTSPOT20_OPERATORS,
             &[],
@@ -3342,7 +3402,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         body: &super::common::SyslogServerProfile,
     ) -> CreateSyslogServerProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SYSLOG_SERVER_PROFILE,
             &[],
@@ -3365,7 +3425,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         body: &SyslogServerProfileV1,
     ) -> CreateSyslogServerProfileV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SYSLOG_SERVER_PROFILE_V1,
             &[],
@@ -3389,7 +3449,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         syslog_server_profile_id: &str,
     ) -> GetSyslogServerProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SYSLOG_SERVER_PROFILE,
             &[syslog_server_profile_id],
@@ -3412,7 +3472,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         syslog_server_profile_id: &str,
     ) -> GetSyslogServerProfileV1<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SYSLOG_SERVER_PROFILE_V1,
             &[syslog_server_profile_id],
@@ -3438,7 +3498,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         syslog_server_profile_id: &str,
         body: &super::common::SyslogServerProfile,
     ) -> UpdateSyslogServerProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_SYSLOG_SERVER_PROFILE,
             &[syslog_server_profile_id],
@@ -3465,7 +3525,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         syslog_server_profile_id: &str,
         body: &SyslogServerProfileV1,
     ) -> UpdateSyslogServerProfileV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_SYSLOG_SERVER_PROFILE_V1,
             &[syslog_server_profile_id],
@@ -3490,7 +3550,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         syslog_server_profile_id: &str,
     ) -> DeleteSyslogServerProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SYSLOG_SERVER_PROFILE,
             &[syslog_server_profile_id],
@@ -3517,7 +3577,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QuerySyslogServerProfiles<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_SYSLOG_SERVER_PROFILES,
             &[],
@@ -3540,7 +3600,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         body: &super::common::RadiusServerProfile,
     ) -> CreateRadiusServerProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_RADIUS_SERVER_PROFILE,
             &[],
@@ -3563,7 +3623,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         body: &RadiusV1,
     ) -> CreateRadiusServerProfileV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_RADIUS_SERVER_PROFILE_V1,
             &[],
@@ -3587,7 +3647,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         radius_id: &str,
     ) -> GetRadiusServerProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_RADIUS_SERVER_PROFILE,
             &[radius_id],
@@ -3610,7 +3670,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         radius_id: &str,
     ) -> GetRadiusServerProfileV1<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_RADIUS_SERVER_PROFILE_V1,
             &[radius_id],
@@ -3636,7 +3696,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         radius_id: &str,
         body: &super::common::RadiusServerProfile,
     ) -> UpdateRadiusServerProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_RADIUS_SERVER_PROFILE,
             &[radius_id],
@@ -3663,7 +3723,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         radius_id: &str,
         body: &RadiusV1,
     ) -> UpdateRadiusServerProfileV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_RADIUS_SERVER_PROFILE_V1,
             &[radius_id],
@@ -3688,7 +3748,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         radius_id: &str,
     ) -> DeleteRadiusServerProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_RADIUS_SERVER_PROFILE,
             &[radius_id],
@@ -3715,7 +3775,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryRadiusServerProfiles<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_RADIUS_SERVER_PROFILES,
             &[],
@@ -3738,7 +3798,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         body: &super::common::DhcpConfigServiceProfile,
     ) -> CreateDhcpConfigServiceProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_DHCP_CONFIG_SERVICE_PROFILE,
             &[],
@@ -3763,7 +3823,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         body: &DhcpConfigServiceProfileDeep,
     ) -> CreateDhcpConfigServiceProfileV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_DHCP_CONFIG_SERVICE_PROFILE_V1,
             &[],
@@ -3789,7 +3849,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         dhcp_config_service_profile_id: &str,
     ) -> GetDhcpConfigServiceProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_DHCP_CONFIG_SERVICE_PROFILE,
             &[dhcp_config_service_profile_id],
@@ -3812,7 +3872,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         dhcp_config_service_profile_id: &str,
     ) -> GetDhcpConfigServiceProfileV1<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_DHCP_CONFIG_SERVICE_PROFILE_V1,
             &[dhcp_config_service_profile_id],
@@ -3840,7 +3900,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         dhcp_config_service_profile_id: &str,
         body: &super::common::DhcpConfigServiceProfile,
     ) -> UpdateDhcpConfigServiceProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_DHCP_CONFIG_SERVICE_PROFILE,
             &[dhcp_config_service_profile_id],
@@ -3869,7 +3929,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         dhcp_config_service_profile_id: &str,
         body: &DhcpConfigServiceProfileDeep,
     ) -> UpdateDhcpConfigServiceProfileV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_DHCP_CONFIG_SERVICE_PROFILE_V1,
             &[dhcp_config_service_profile_id],
@@ -3896,7 +3956,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         dhcp_config_service_profile_id: &str,
     ) -> DeleteDhcpConfigServiceProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_DHCP_CONFIG_SERVICE_PROFILE,
             &[dhcp_config_service_profile_id],
@@ -3925,7 +3985,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryDhcpConfigServiceProfiles<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_DHCP_CONFIG_SERVICE_PROFILES,
             &[],
@@ -3950,7 +4010,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         body: &super::common::WifiCallingServiceProfile,
     ) -> CreateWifiCallingServiceProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_WIFI_CALLING_SERVICE_PROFILE,
             &[],
@@ -3975,7 +4035,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         body: &WifiCallingServiceProfileV1,
     ) -> CreateWifiCallingServiceProfileV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_WIFI_CALLING_SERVICE_PROFILE_V1,
             &[],
@@ -4001,7 +4061,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         wifi_calling_service_profile_id: &str,
     ) -> GetWifiCallingServiceProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_WIFI_CALLING_SERVICE_PROFILE,
             &[wifi_calling_service_profile_id],
@@ -4026,7 +4086,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         wifi_calling_service_profile_id: &str,
     ) -> GetWifiCallingServiceProfileV1<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_WIFI_CALLING_SERVICE_PROFILE_V1,
             &[wifi_calling_service_profile_id],
@@ -4054,7 +4114,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         wifi_calling_service_profile_id: &str,
         body: &super::common::WifiCallingServiceProfile,
     ) -> UpdateWifiCallingServiceProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_WIFI_CALLING_SERVICE_PROFILE,
             &[wifi_calling_service_profile_id],
@@ -4083,7 +4143,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         wifi_calling_service_profile_id: &str,
         body: &WifiCallingServiceProfileV1,
     ) -> UpdateWifiCallingServiceProfileV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_WIFI_CALLING_SERVICE_PROFILE_V1,
             &[wifi_calling_service_profile_id],
@@ -4110,7 +4170,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         wifi_calling_service_profile_id: &str,
     ) -> DeleteWifiCallingServiceProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_WIFI_CALLING_SERVICE_PROFILE,
             &[wifi_calling_service_profile_id],
@@ -4139,7 +4199,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryWifiCallingServiceProfiles<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_WIFI_CALLING_SERVICE_PROFILES,
             &[],
@@ -4172,7 +4232,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         ethernet_port_profile_id: &str,
         radius_server_profile_id: &str,
     ) -> AddRadiusServerProfileToEthernetPortProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_RADIUS_SERVER_PROFILE_TO_ETHERNET_PORT_PROFILE,
             &[ethernet_port_profile_id, radius_server_profile_id],
@@ -4204,7 +4264,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         ethernet_port_profile_id: &str,
         radius_server_profile_id: &str,
     ) -> RemoveRadiusServerProfileFromEthernetPortProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_RADIUS_SERVER_PROFILE_FROM_ETHERNET_PORT_PROFILE,
             &[ethernet_port_profile_id, radius_server_profile_id],
@@ -4214,22 +4274,22 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         }
     }
 }
-static CREATE_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_hotspot20_identity_provider",
     method: ruckus_one_runtime::Method::Post,
     path: "/hotspot20IdentityProviders",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_hotspot20_identity_provider`; the first is the default.
@@ -4245,7 +4305,7 @@ pub type CreateHotspot20IdentityProviderVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateHotspot20IdentityProvider<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateHotspot20IdentityProvider<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4324,22 +4384,22 @@ impl<'a> CreateHotspot20IdentityProvider<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_hotspot20_identity_provider",
     method: ruckus_one_runtime::Method::Get,
     path: "/hotspot20IdentityProviders/{hotspot20IdentityProviderId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_hotspot20_identity_provider`; the first is the default.
@@ -4355,7 +4415,7 @@ pub type GetHotspot20IdentityProviderVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetHotspot20IdentityProvider<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetHotspot20IdentityProvider<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4404,22 +4464,22 @@ impl<'a> GetHotspot20IdentityProvider<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_hotspot20_identity_provider",
     method: ruckus_one_runtime::Method::Put,
     path: "/hotspot20IdentityProviders/{hotspot20IdentityProviderId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_hotspot20_identity_provider`; the first is the default.
@@ -4435,7 +4495,7 @@ pub type UpdateHotspot20IdentityProviderVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateHotspot20IdentityProvider<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateHotspot20IdentityProvider<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4514,22 +4574,22 @@ impl<'a> UpdateHotspot20IdentityProvider<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_hotspot20_identity_provider",
     method: ruckus_one_runtime::Method::Delete,
     path: "/hotspot20IdentityProviders/{hotspot20IdentityProviderId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_hotspot20_identity_provider`; the first is the default.
@@ -4545,7 +4605,7 @@ pub type DeleteHotspot20IdentityProviderVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteHotspot20IdentityProvider<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteHotspot20IdentityProvider<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4624,22 +4684,22 @@ impl<'a> DeleteHotspot20IdentityProvider<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ADD_RADIUS_SERVER_PROFILE_TO_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ADD_RADIUS_SERVER_PROFILE_TO_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_radius_server_profile_to_hotspot20_identity_provider",
     method: ruckus_one_runtime::Method::Put,
     path: "/hotspot20IdentityProviders/{hotspot20IdentityProviderId}/radiusServerProfiles/{radiusId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `add_radius_server_profile_to_hotspot20_identity_provider`; the first is the default.
@@ -4655,7 +4715,7 @@ pub type AddRadiusServerProfileToHotspot20IdentityProviderVersion = super::versi
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddRadiusServerProfileToHotspot20IdentityProvider<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AddRadiusServerProfileToHotspot20IdentityProvider<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4737,22 +4797,22 @@ impl<'a> AddRadiusServerProfileToHotspot20IdentityProvider<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static REMOVE_RADIUS_SERVER_PROFILE_FROM_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static REMOVE_RADIUS_SERVER_PROFILE_FROM_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_radius_server_profile_from_hotspot20_identity_provider",
     method: ruckus_one_runtime::Method::Delete,
     path: "/hotspot20IdentityProviders/{hotspot20IdentityProviderId}/radiusServerProfiles/{radiusId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `remove_radius_server_profile_from_hotspot20_identity_provider`; the first is the default.
@@ -4768,7 +4828,7 @@ pub type RemoveRadiusServerProfileFromHotspot20IdentityProviderVersion = super::
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveRadiusServerProfileFromHotspot20IdentityProvider<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> RemoveRadiusServerProfileFromHotspot20IdentityProvider<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4850,22 +4910,22 @@ impl<'a> RemoveRadiusServerProfileFromHotspot20IdentityProvider<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static QUERY_HOTSPOT20_IDENTITY_PROVIDERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_HOTSPOT20_IDENTITY_PROVIDERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_hotspot20_identity_providers",
     method: ruckus_one_runtime::Method::Post,
     path: "/hotspot20IdentityProviders/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_hotspot20_identity_providers`; the first is the default.
@@ -4881,7 +4941,7 @@ pub type QueryHotspot20IdentityProvidersVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryHotspot20IdentityProviders<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryHotspot20IdentityProviders<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4896,8 +4956,8 @@ impl<'a> QueryHotspot20IdentityProviders<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -4958,22 +5018,22 @@ impl<'a> QueryHotspot20IdentityProviders<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_HOTSPOT20_OPERATOR: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_HOTSPOT20_OPERATOR: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_hotspot20_operator",
     method: ruckus_one_runtime::Method::Post,
     path: "/hotspot20Operators",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_hotspot20_operator`; the first is the default.
@@ -4989,7 +5049,7 @@ pub type CreateHotspot20OperatorVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateHotspot20Operator<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateHotspot20Operator<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5068,22 +5128,22 @@ impl<'a> CreateHotspot20Operator<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_HOTSPOT20_OPERATOR: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_HOTSPOT20_OPERATOR: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_hotspot20_operator",
     method: ruckus_one_runtime::Method::Get,
     path: "/hotspot20Operators/{hotspot20OperatorId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_hotspot20_operator`; the first is the default.
@@ -5099,7 +5159,7 @@ pub type GetHotspot20OperatorVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetHotspot20Operator<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetHotspot20Operator<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5148,22 +5208,22 @@ impl<'a> GetHotspot20Operator<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_HOTSPOT20_OPERATOR: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_HOTSPOT20_OPERATOR: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_hotspot20_operator",
     method: ruckus_one_runtime::Method::Put,
     path: "/hotspot20Operators/{hotspot20OperatorId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_hotspot20_operator`; the first is the default.
@@ -5179,7 +5239,7 @@ pub type UpdateHotspot20OperatorVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateHotspot20Operator<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateHotspot20Operator<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5258,22 +5318,22 @@ impl<'a> UpdateHotspot20Operator<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_HOTSPOT20_OPERATOR: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_HOTSPOT20_OPERATOR: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_hotspot20_operator",
     method: ruckus_one_runtime::Method::Delete,
     path: "/hotspot20Operators/{hotspot20OperatorId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_hotspot20_operator`; the first is the default.
@@ -5289,7 +5349,7 @@ pub type DeleteHotspot20OperatorVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteHotspot20Operator<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteHotspot20Operator<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5368,22 +5428,22 @@ impl<'a> DeleteHotspot20Operator<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static QUERY_HOTSPOT20_OPERATORS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_HOTSPOT20_OPERATORS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_hotspot20_operators",
     method: ruckus_one_runtime::Method::Post,
     path: "/hotspot20Operators/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_hotspot20_operators`; the first is the default.
@@ -5399,7 +5459,7 @@ pub type QueryHotspot20OperatorsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryHotspot20Operators<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryHotspot20Operators<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5414,8 +5474,8 @@ impl<'a> QueryHotspot20Operators<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -5472,18 +5532,18 @@ impl<'a> QueryHotspot20Operators<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_syslog_server_profile",
     method: ruckus_one_runtime::Method::Post,
     path: "/syslogServerProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessServiceProfilesClient::create_syslog_server_profile` (Create syslog server profile).
@@ -5492,7 +5552,7 @@ static CREATE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSyslogServerProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateSyslogServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5565,22 +5625,22 @@ impl<'a> CreateSyslogServerProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CREATE_SYSLOG_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_SYSLOG_SERVER_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_syslog_server_profile_v1",
     method: ruckus_one_runtime::Method::Post,
     path: "/syslogServerProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_syslog_server_profile_v1`; the first is the default.
@@ -5596,7 +5656,7 @@ pub type CreateSyslogServerProfileV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSyslogServerProfileV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateSyslogServerProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5675,18 +5735,18 @@ impl<'a> CreateSyslogServerProfileV1<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_syslog_server_profile",
     method: ruckus_one_runtime::Method::Get,
     path: "/syslogServerProfiles/{syslogServerProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessServiceProfilesClient::get_syslog_server_profile` (Get syslog server profile).
@@ -5695,7 +5755,7 @@ static GET_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSyslogServerProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetSyslogServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5738,22 +5798,22 @@ impl<'a> GetSyslogServerProfile<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_SYSLOG_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_SYSLOG_SERVER_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_syslog_server_profile_v1",
     method: ruckus_one_runtime::Method::Get,
     path: "/syslogServerProfiles/{syslogServerProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_syslog_server_profile_v1`; the first is the default.
@@ -5769,7 +5829,7 @@ pub type GetSyslogServerProfileV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSyslogServerProfileV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetSyslogServerProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5818,18 +5878,18 @@ impl<'a> GetSyslogServerProfileV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_syslog_server_profile",
     method: ruckus_one_runtime::Method::Put,
     path: "/syslogServerProfiles/{syslogServerProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessServiceProfilesClient::update_syslog_server_profile` (Update syslog server profile).
@@ -5838,7 +5898,7 @@ static UPDATE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSyslogServerProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateSyslogServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5911,22 +5971,22 @@ impl<'a> UpdateSyslogServerProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static UPDATE_SYSLOG_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_SYSLOG_SERVER_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_syslog_server_profile_v1",
     method: ruckus_one_runtime::Method::Put,
     path: "/syslogServerProfiles/{syslogServerProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_syslog_server_profile_v1`; the first is the default.
@@ -5942,7 +6002,7 @@ pub type UpdateSyslogServerProfileV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSyslogServerProfileV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateSyslogServerProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6021,26 +6081,26 @@ impl<'a> UpdateSyslogServerProfileV1<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_syslog_server_profile",
     method: ruckus_one_runtime::Method::Delete,
     path: "/syslogServerProfiles/{syslogServerProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_syslog_server_profile`; the first is the default.
@@ -6057,7 +6117,7 @@ pub type DeleteSyslogServerProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSyslogServerProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSyslogServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6136,22 +6196,22 @@ impl<'a> DeleteSyslogServerProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static QUERY_SYSLOG_SERVER_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_SYSLOG_SERVER_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_syslog_server_profiles",
     method: ruckus_one_runtime::Method::Post,
     path: "/syslogServerProfiles/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_syslog_server_profiles`; the first is the default.
@@ -6167,7 +6227,7 @@ pub type QuerySyslogServerProfilesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySyslogServerProfiles<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QuerySyslogServerProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6182,8 +6242,8 @@ impl<'a> QuerySyslogServerProfiles<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -6247,18 +6307,18 @@ impl<'a> QuerySyslogServerProfiles<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_radius_server_profile",
     method: ruckus_one_runtime::Method::Post,
     path: "/radiusServerProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessServiceProfilesClient::create_radius_server_profile` (Create RADIUS server profile).
@@ -6267,7 +6327,7 @@ static CREATE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateRadiusServerProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateRadiusServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6340,22 +6400,22 @@ impl<'a> CreateRadiusServerProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CREATE_RADIUS_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_RADIUS_SERVER_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_radius_server_profile_v1",
     method: ruckus_one_runtime::Method::Post,
     path: "/radiusServerProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_radius_server_profile_v1`; the first is the default.
@@ -6371,7 +6431,7 @@ pub type CreateRadiusServerProfileV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateRadiusServerProfileV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateRadiusServerProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6450,18 +6510,18 @@ impl<'a> CreateRadiusServerProfileV1<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_RADIUS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_RADIUS_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_radius_server_profile",
     method: ruckus_one_runtime::Method::Get,
     path: "/radiusServerProfiles/{radiusId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessServiceProfilesClient::get_radius_server_profile` (Get RADIUS server profile).
@@ -6470,7 +6530,7 @@ static GET_RADIUS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetRadiusServerProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetRadiusServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6513,22 +6573,22 @@ impl<'a> GetRadiusServerProfile<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_RADIUS_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_RADIUS_SERVER_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_radius_server_profile_v1",
     method: ruckus_one_runtime::Method::Get,
     path: "/radiusServerProfiles/{radiusId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_radius_server_profile_v1`; the first is the default.
@@ -6544,7 +6604,7 @@ pub type GetRadiusServerProfileV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetRadiusServerProfileV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetRadiusServerProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6591,18 +6651,18 @@ impl<'a> GetRadiusServerProfileV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_radius_server_profile",
     method: ruckus_one_runtime::Method::Put,
     path: "/radiusServerProfiles/{radiusId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessServiceProfilesClient::update_radius_server_profile` (Update RADIUS server profile).
@@ -6611,7 +6671,7 @@ static UPDATE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateRadiusServerProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateRadiusServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6684,22 +6744,22 @@ impl<'a> UpdateRadiusServerProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static UPDATE_RADIUS_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_RADIUS_SERVER_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_radius_server_profile_v1",
     method: ruckus_one_runtime::Method::Put,
     path: "/radiusServerProfiles/{radiusId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_radius_server_profile_v1`; the first is the default.
@@ -6715,7 +6775,7 @@ pub type UpdateRadiusServerProfileV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateRadiusServerProfileV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateRadiusServerProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6794,26 +6854,26 @@ impl<'a> UpdateRadiusServerProfileV1<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_radius_server_profile",
     method: ruckus_one_runtime::Method::Delete,
     path: "/radiusServerProfiles/{radiusId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_radius_server_profile`; the first is the default.
@@ -6830,7 +6890,7 @@ pub type DeleteRadiusServerProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteRadiusServerProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteRadiusServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6909,22 +6969,22 @@ impl<'a> DeleteRadiusServerProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static QUERY_RADIUS_SERVER_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_RADIUS_SERVER_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_radius_server_profiles",
     method: ruckus_one_runtime::Method::Post,
     path: "/radiusServerProfiles/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_radius_server_profiles`; the first is the default.
@@ -6940,7 +7000,7 @@ pub type QueryRadiusServerProfilesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryRadiusServerProfiles<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryRadiusServerProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6955,8 +7015,8 @@ impl<'a> QueryRadiusServerProfiles<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -7020,18 +7080,18 @@ impl<'a> QueryRadiusServerProfiles<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_dhcp_config_service_profile",
     method: ruckus_one_runtime::Method::Post,
     path: "/dhcpConfigServiceProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessServiceProfilesClient::create_dhcp_config_service_profile` (Create DHCP configuration service profile).
@@ -7040,7 +7100,7 @@ static CREATE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::Operation = rucku
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateDhcpConfigServiceProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateDhcpConfigServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7113,22 +7173,22 @@ impl<'a> CreateDhcpConfigServiceProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CREATE_DHCP_CONFIG_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_DHCP_CONFIG_SERVICE_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_dhcp_config_service_profile_v1",
     method: ruckus_one_runtime::Method::Post,
     path: "/dhcpConfigServiceProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_dhcp_config_service_profile_v1`; the first is the default.
@@ -7144,7 +7204,7 @@ pub type CreateDhcpConfigServiceProfileV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateDhcpConfigServiceProfileV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateDhcpConfigServiceProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7223,18 +7283,18 @@ impl<'a> CreateDhcpConfigServiceProfileV1<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_dhcp_config_service_profile",
     method: ruckus_one_runtime::Method::Get,
     path: "/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessServiceProfilesClient::get_dhcp_config_service_profile` (Get DHCP configuration service profile).
@@ -7243,7 +7303,7 @@ static GET_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_o
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDhcpConfigServiceProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetDhcpConfigServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7289,22 +7349,22 @@ impl<'a> GetDhcpConfigServiceProfile<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_DHCP_CONFIG_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_DHCP_CONFIG_SERVICE_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_dhcp_config_service_profile_v1",
     method: ruckus_one_runtime::Method::Get,
     path: "/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_dhcp_config_service_profile_v1`; the first is the default.
@@ -7320,7 +7380,7 @@ pub type GetDhcpConfigServiceProfileV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDhcpConfigServiceProfileV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetDhcpConfigServiceProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7369,18 +7429,18 @@ impl<'a> GetDhcpConfigServiceProfileV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_dhcp_config_service_profile",
     method: ruckus_one_runtime::Method::Put,
     path: "/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessServiceProfilesClient::update_dhcp_config_service_profile` (Update DHCP configuration service profile).
@@ -7389,7 +7449,7 @@ static UPDATE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::Operation = rucku
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateDhcpConfigServiceProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateDhcpConfigServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7462,22 +7522,22 @@ impl<'a> UpdateDhcpConfigServiceProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static UPDATE_DHCP_CONFIG_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_DHCP_CONFIG_SERVICE_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_dhcp_config_service_profile_v1",
     method: ruckus_one_runtime::Method::Put,
     path: "/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_dhcp_config_service_profile_v1`; the first is the default.
@@ -7493,7 +7553,7 @@ pub type UpdateDhcpConfigServiceProfileV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateDhcpConfigServiceProfileV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateDhcpConfigServiceProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7572,26 +7632,26 @@ impl<'a> UpdateDhcpConfigServiceProfileV1<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_dhcp_config_service_profile",
     method: ruckus_one_runtime::Method::Delete,
     path: "/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_dhcp_config_service_profile`; the first is the default.
@@ -7608,7 +7668,7 @@ pub type DeleteDhcpConfigServiceProfileVersion = super::versions::V1_1OrV1OrJson
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteDhcpConfigServiceProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteDhcpConfigServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7687,22 +7747,22 @@ impl<'a> DeleteDhcpConfigServiceProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static QUERY_DHCP_CONFIG_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_DHCP_CONFIG_SERVICE_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_dhcp_config_service_profiles",
     method: ruckus_one_runtime::Method::Post,
     path: "/dhcpConfigServiceProfiles/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_dhcp_config_service_profiles`; the first is the default.
@@ -7718,7 +7778,7 @@ pub type QueryDhcpConfigServiceProfilesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryDhcpConfigServiceProfiles<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryDhcpConfigServiceProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7733,8 +7793,8 @@ impl<'a> QueryDhcpConfigServiceProfiles<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -7801,18 +7861,18 @@ impl<'a> QueryDhcpConfigServiceProfiles<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_wifi_calling_service_profile",
     method: ruckus_one_runtime::Method::Post,
     path: "/wifiCallingServiceProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessServiceProfilesClient::create_wifi_calling_service_profile` (Create Wi-Fi calling service profile).
@@ -7821,7 +7881,7 @@ static CREATE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruck
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateWifiCallingServiceProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateWifiCallingServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7894,22 +7954,22 @@ impl<'a> CreateWifiCallingServiceProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CREATE_WIFI_CALLING_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_WIFI_CALLING_SERVICE_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_wifi_calling_service_profile_v1",
     method: ruckus_one_runtime::Method::Post,
     path: "/wifiCallingServiceProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_wifi_calling_service_profile_v1`; the first is the default.
@@ -7925,7 +7985,7 @@ pub type CreateWifiCallingServiceProfileV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateWifiCallingServiceProfileV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateWifiCallingServiceProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8004,18 +8064,18 @@ impl<'a> CreateWifiCallingServiceProfileV1<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_calling_service_profile",
     method: ruckus_one_runtime::Method::Get,
     path: "/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessServiceProfilesClient::get_wifi_calling_service_profile` (Get Wi-Fi calling service profile).
@@ -8024,7 +8084,7 @@ static GET_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiCallingServiceProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetWifiCallingServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8070,22 +8130,22 @@ impl<'a> GetWifiCallingServiceProfile<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_WIFI_CALLING_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_WIFI_CALLING_SERVICE_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_calling_service_profile_v1",
     method: ruckus_one_runtime::Method::Get,
     path: "/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_wifi_calling_service_profile_v1`; the first is the default.
@@ -8101,7 +8161,7 @@ pub type GetWifiCallingServiceProfileV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiCallingServiceProfileV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetWifiCallingServiceProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8150,18 +8210,18 @@ impl<'a> GetWifiCallingServiceProfileV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_wifi_calling_service_profile",
     method: ruckus_one_runtime::Method::Put,
     path: "/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessServiceProfilesClient::update_wifi_calling_service_profile` (Update Wi-Fi calling service profile).
@@ -8170,7 +8230,7 @@ static UPDATE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruck
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateWifiCallingServiceProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateWifiCallingServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8243,22 +8303,22 @@ impl<'a> UpdateWifiCallingServiceProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static UPDATE_WIFI_CALLING_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_WIFI_CALLING_SERVICE_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_wifi_calling_service_profile_v1",
     method: ruckus_one_runtime::Method::Put,
     path: "/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_wifi_calling_service_profile_v1`; the first is the default.
@@ -8274,7 +8334,7 @@ pub type UpdateWifiCallingServiceProfileV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateWifiCallingServiceProfileV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateWifiCallingServiceProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8353,26 +8413,26 @@ impl<'a> UpdateWifiCallingServiceProfileV1<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_wifi_calling_service_profile",
     method: ruckus_one_runtime::Method::Delete,
     path: "/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_wifi_calling_service_profile`; the first is the default.
@@ -8389,7 +8449,7 @@ pub type DeleteWifiCallingServiceProfileVersion = super::versions::V1_1OrV1OrJso
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteWifiCallingServiceProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteWifiCallingServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8468,22 +8528,22 @@ impl<'a> DeleteWifiCallingServiceProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static QUERY_WIFI_CALLING_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_WIFI_CALLING_SERVICE_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_wifi_calling_service_profiles",
     method: ruckus_one_runtime::Method::Post,
     path: "/wifiCallingServiceProfiles/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_wifi_calling_service_profiles`; the first is the default.
@@ -8499,7 +8559,7 @@ pub type QueryWifiCallingServiceProfilesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryWifiCallingServiceProfiles<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryWifiCallingServiceProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8514,8 +8574,8 @@ impl<'a> QueryWifiCallingServiceProfiles<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -8582,22 +8642,22 @@ impl<'a> QueryWifiCallingServiceProfiles<'a> {
         self.req.send_json_with_response()
     }
 }
-static ADD_RADIUS_SERVER_PROFILE_TO_ETHERNET_PORT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ADD_RADIUS_SERVER_PROFILE_TO_ETHERNET_PORT_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_radius_server_profile_to_ethernet_port_profile",
     method: ruckus_one_runtime::Method::Put,
     path: "/ethernetPortProfiles/{ethernetPortProfileId}/radiusServerProfiles/{radiusServerProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `add_radius_server_profile_to_ethernet_port_profile`; the first is the default.
@@ -8613,7 +8673,7 @@ pub type AddRadiusServerProfileToEthernetPortProfileVersion = super::versions::V
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddRadiusServerProfileToEthernetPortProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AddRadiusServerProfileToEthernetPortProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8695,22 +8755,22 @@ impl<'a> AddRadiusServerProfileToEthernetPortProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static REMOVE_RADIUS_SERVER_PROFILE_FROM_ETHERNET_PORT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static REMOVE_RADIUS_SERVER_PROFILE_FROM_ETHERNET_PORT_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_radius_server_profile_from_ethernet_port_profile",
     method: ruckus_one_runtime::Method::Delete,
     path: "/ethernetPortProfiles/{ethernetPortProfileId}/radiusServerProfiles/{radiusServerProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `remove_radius_server_profile_from_ethernet_port_profile`; the first is the default.
@@ -8726,7 +8786,7 @@ pub type RemoveRadiusServerProfileFromEthernetPortProfileVersion = super::versio
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveRadiusServerProfileFromEthernetPortProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> RemoveRadiusServerProfileFromEthernetPortProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

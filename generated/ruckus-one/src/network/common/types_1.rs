@@ -31,7 +31,7 @@ pub struct AaaServer {
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl serde::Serialize for AaaServer {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AaaServer, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &AaaServer, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("name", &v.name);
             w.optional("username", &v.username);
             w.optional("password", &v.password);
@@ -44,7 +44,7 @@ impl serde::Serialize for AaaServer {
             w.optional("authPort", &v.auth_port);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -55,8 +55,8 @@ impl<'de> serde::Deserialize<'de> for AaaServer {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AaaServer, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AaaServer, ruckus_one_runtime::internal::object::FieldError> {
             let value = AaaServer {
                 name: f.optional("name"),
                 username: f.optional("username"),
@@ -73,7 +73,7 @@ impl<'de> serde::Deserialize<'de> for AaaServer {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AaaServer"))
     }
 }
@@ -186,7 +186,10 @@ pub struct AaaServerBo {
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl serde::Serialize for AaaServerBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AaaServerBo, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AaaServerBo,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("acctPort", &v.acct_port);
             w.optional("authPort", &v.auth_port);
@@ -202,7 +205,7 @@ impl serde::Serialize for AaaServerBo {
             w.optional("authEnable", &v.auth_enable);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -213,8 +216,8 @@ impl<'de> serde::Deserialize<'de> for AaaServerBo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AaaServerBo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AaaServerBo, ruckus_one_runtime::internal::object::FieldError> {
             let value = AaaServerBo {
                 id: f.optional("id"),
                 acct_port: f.optional("acctPort"),
@@ -234,7 +237,7 @@ impl<'de> serde::Deserialize<'de> for AaaServerBo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AaaServerBo"))
     }
 }
@@ -510,7 +513,10 @@ pub struct AaaServerV1 {
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl serde::Serialize for AaaServerV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AaaServerV1, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AaaServerV1,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("username", &v.username);
@@ -527,7 +533,7 @@ impl serde::Serialize for AaaServerV1 {
             w.optional("aaaServerViewList", &v.aaa_server_view_list);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -538,8 +544,8 @@ impl<'de> serde::Deserialize<'de> for AaaServerV1 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AaaServerV1, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AaaServerV1, ruckus_one_runtime::internal::object::FieldError> {
             let value = AaaServerV1 {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -560,7 +566,7 @@ impl<'de> serde::Deserialize<'de> for AaaServerV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AaaServerV1"))
     }
 }
@@ -682,12 +688,15 @@ pub struct AaaSettingResponse {
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl serde::Serialize for AaaSettingResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AaaSettingResponse, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AaaSettingResponse,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -698,8 +707,11 @@ impl<'de> serde::Deserialize<'de> for AaaSettingResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AaaSettingResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AaaSettingResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AaaSettingResponse {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
@@ -708,7 +720,7 @@ impl<'de> serde::Deserialize<'de> for AaaSettingResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AaaSettingResponse"))
     }
 }
@@ -774,7 +786,10 @@ pub struct AaaSettingView {
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl serde::Serialize for AaaSettingView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AaaSettingView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AaaSettingView,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("authnEnabledSsh", &v.authn_enabled_ssh);
             w.optional("authnFirstPref", &v.authn_first_pref);
@@ -801,7 +816,7 @@ impl serde::Serialize for AaaSettingView {
             w.optional("acctExecThirdServer", &v.acct_exec_third_server);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -812,8 +827,8 @@ impl<'de> serde::Deserialize<'de> for AaaSettingView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AaaSettingView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AaaSettingView, ruckus_one_runtime::internal::object::FieldError> {
             let value = AaaSettingView {
                 id: f.optional("id"),
                 authn_enabled_ssh: f.optional("authnEnabledSsh"),
@@ -844,7 +859,7 @@ impl<'de> serde::Deserialize<'de> for AaaSettingView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AaaSettingView"))
     }
 }
@@ -1034,7 +1049,10 @@ pub struct AaaWifiNetwork {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for AaaWifiNetwork {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AaaWifiNetwork, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AaaWifiNetwork,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.field("name", &v.name);
             w.optional("description", &v.description);
@@ -1046,7 +1064,7 @@ impl serde::Serialize for AaaWifiNetwork {
             w.optional("venues", &v.venues);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1057,8 +1075,8 @@ impl<'de> serde::Deserialize<'de> for AaaWifiNetwork {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AaaWifiNetwork, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AaaWifiNetwork, ruckus_one_runtime::internal::object::FieldError> {
             let value = AaaWifiNetwork {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -1074,7 +1092,7 @@ impl<'de> serde::Deserialize<'de> for AaaWifiNetwork {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AaaWifiNetwork"))
     }
 }
@@ -1169,7 +1187,10 @@ pub struct AaaWifiWlan {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for AaaWifiWlan {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AaaWifiWlan, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AaaWifiWlan,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("advancedCustomization", &v.advanced_customization);
             w.optional("bypassCNA", &v.bypass_cna);
             w.optional(
@@ -1184,7 +1205,7 @@ impl serde::Serialize for AaaWifiWlan {
             w.optional("wlanSecurity", &v.wlan_security);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1195,8 +1216,8 @@ impl<'de> serde::Deserialize<'de> for AaaWifiWlan {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AaaWifiWlan, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AaaWifiWlan, ruckus_one_runtime::internal::object::FieldError> {
             let value = AaaWifiWlan {
                 advanced_customization: f.optional("advancedCustomization"),
                 bypass_cna: f.optional("bypassCNA"),
@@ -1213,7 +1234,7 @@ impl<'de> serde::Deserialize<'de> for AaaWifiWlan {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AaaWifiWlan"))
     }
 }
@@ -1373,14 +1394,17 @@ pub struct AccessControlProfile {
 )]
 impl serde::Serialize for AccessControlProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AccessControlProfile, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AccessControlProfile,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("description", &v.description);
             w.optional("id", &v.id);
             w.field("name", &v.name);
             w.optional("rateLimiting", &v.rate_limiting);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1393,8 +1417,11 @@ impl<'de> serde::Deserialize<'de> for AccessControlProfile {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AccessControlProfile, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AccessControlProfile,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AccessControlProfile {
                 description: f.optional("description"),
                 id: f.optional("id"),
@@ -1405,7 +1432,7 @@ impl<'de> serde::Deserialize<'de> for AccessControlProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AccessControlProfile"))
     }
 }
@@ -1477,7 +1504,7 @@ impl serde::Serialize for AccessControlProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &AccessControlProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
@@ -1494,7 +1521,7 @@ impl serde::Serialize for AccessControlProfileQueryData {
             w.optional("wifiNetworkIds", &v.wifi_network_ids);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1507,10 +1534,10 @@ impl<'de> serde::Deserialize<'de> for AccessControlProfileQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             AccessControlProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = AccessControlProfileQueryData {
                 id: f.optional("id"),
@@ -1531,7 +1558,7 @@ impl<'de> serde::Deserialize<'de> for AccessControlProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AccessControlProfileQueryData"))
     }
 }
@@ -1657,7 +1684,7 @@ pub struct AclBo {
 )]
 impl serde::Serialize for AclBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AclBo, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &AclBo, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("switchId", &v.switch_id);
             w.optional("name", &v.name);
@@ -1666,7 +1693,7 @@ impl serde::Serialize for AclBo {
             w.optional("uniqueName", &v.unique_name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1682,8 +1709,8 @@ impl<'de> serde::Deserialize<'de> for AclBo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AclBo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AclBo, ruckus_one_runtime::internal::object::FieldError> {
             let value = AclBo {
                 id: f.optional("id"),
                 switch_id: f.optional("switchId"),
@@ -1696,7 +1723,7 @@ impl<'de> serde::Deserialize<'de> for AclBo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AclBo"))
     }
 }
@@ -1793,7 +1820,7 @@ pub struct AclRuleBo {
 )]
 impl serde::Serialize for AclRuleBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AclRuleBo, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &AclRuleBo, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("sequence", &v.sequence);
             w.optional("action", &v.action);
@@ -1808,7 +1835,7 @@ impl serde::Serialize for AclRuleBo {
             w.optional("typeIp", &v.type_ip);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1824,8 +1851,8 @@ impl<'de> serde::Deserialize<'de> for AclRuleBo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AclRuleBo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AclRuleBo, ruckus_one_runtime::internal::object::FieldError> {
             let value = AclRuleBo {
                 id: f.optional("id"),
                 sequence: f.optional("sequence"),
@@ -1844,7 +1871,7 @@ impl<'de> serde::Deserialize<'de> for AclRuleBo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AclRuleBo"))
     }
 }
@@ -1985,7 +2012,10 @@ pub struct AclRuleView {
 )]
 impl serde::Serialize for AclRuleView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AclRuleView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AclRuleView,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("sequence", &v.sequence);
             w.optional("action", &v.action);
@@ -1999,7 +2029,7 @@ impl serde::Serialize for AclRuleView {
             w.optional("internalPriority", &v.internal_priority);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2017,8 +2047,8 @@ impl<'de> serde::Deserialize<'de> for AclRuleView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AclRuleView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AclRuleView, ruckus_one_runtime::internal::object::FieldError> {
             let value = AclRuleView {
                 id: f.optional("id"),
                 sequence: f.optional("sequence"),
@@ -2036,7 +2066,7 @@ impl<'de> serde::Deserialize<'de> for AclRuleView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AclRuleView"))
     }
 }
@@ -2266,7 +2296,7 @@ pub struct AclView {
 )]
 impl serde::Serialize for AclView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AclView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &AclView, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("aclType", &v.acl_type);
@@ -2274,7 +2304,7 @@ impl serde::Serialize for AclView {
             w.optional("aclViewList", &v.acl_view_list);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2292,8 +2322,8 @@ impl<'de> serde::Deserialize<'de> for AclView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AclView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AclView, ruckus_one_runtime::internal::object::FieldError> {
             let value = AclView {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -2305,7 +2335,7 @@ impl<'de> serde::Deserialize<'de> for AclView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AclView"))
     }
 }
@@ -2387,14 +2417,14 @@ impl serde::Serialize for AcxCliTemplateVariableBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &AcxCliTemplateVariableBo,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("name", &v.name);
             w.optional("value", &v.value);
             w.optional("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2410,8 +2440,11 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableBo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AcxCliTemplateVariableBo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AcxCliTemplateVariableBo,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AcxCliTemplateVariableBo {
                 name: f.optional("name"),
                 value: f.optional("value"),
@@ -2421,7 +2454,7 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableBo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AcxCliTemplateVariableBo"))
     }
 }
@@ -2499,7 +2532,7 @@ impl serde::Serialize for AcxCliTemplateVariableView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &AcxCliTemplateVariableView,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("name", &v.name);
             w.optional("type", &v.type_);
@@ -2511,7 +2544,7 @@ impl serde::Serialize for AcxCliTemplateVariableView {
             w.optional("subMask", &v.sub_mask);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2527,8 +2560,11 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AcxCliTemplateVariableView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AcxCliTemplateVariableView,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AcxCliTemplateVariableView {
                 name: f.optional("name"),
                 type_: f.optional("type"),
@@ -2543,7 +2579,7 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AcxCliTemplateVariableView"))
     }
 }
@@ -2741,7 +2777,7 @@ impl serde::Serialize for AcxVenueCliTemplateBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &AcxVenueCliTemplateBo,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
@@ -2752,7 +2788,7 @@ impl serde::Serialize for AcxVenueCliTemplateBo {
             w.optional("customizedSerialSet", &v.customized_serial_set);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2768,8 +2804,11 @@ impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateBo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AcxVenueCliTemplateBo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AcxVenueCliTemplateBo,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AcxVenueCliTemplateBo {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -2783,7 +2822,7 @@ impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateBo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AcxVenueCliTemplateBo"))
     }
 }
@@ -2881,7 +2920,7 @@ impl serde::Serialize for AcxVenueCliTemplateView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &AcxVenueCliTemplateView,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
@@ -2891,7 +2930,7 @@ impl serde::Serialize for AcxVenueCliTemplateView {
             w.optional("overwrite", &v.overwrite);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2907,8 +2946,11 @@ impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AcxVenueCliTemplateView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AcxVenueCliTemplateView,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AcxVenueCliTemplateView {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -2921,7 +2963,7 @@ impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AcxVenueCliTemplateView"))
     }
 }
@@ -3013,7 +3055,7 @@ impl serde::Serialize for AcxVenueCliTemplateViewV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &AcxVenueCliTemplateViewV1,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
@@ -3023,7 +3065,7 @@ impl serde::Serialize for AcxVenueCliTemplateViewV1 {
             w.optional("overwrite", &v.overwrite);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3039,8 +3081,11 @@ impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateViewV1 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AcxVenueCliTemplateViewV1, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AcxVenueCliTemplateViewV1,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AcxVenueCliTemplateViewV1 {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -3053,7 +3098,7 @@ impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateViewV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AcxVenueCliTemplateViewV1"))
     }
 }
@@ -3148,7 +3193,7 @@ impl serde::Serialize for AdaptiveRadiusWorkflowQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &AdaptiveRadiusWorkflowQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("sortField", &v.sort_field);
             w.optional("sortOrder", &v.sort_order);
@@ -3157,7 +3202,7 @@ impl serde::Serialize for AdaptiveRadiusWorkflowQueryData {
             w.optional("filters", &v.filters);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3174,10 +3219,10 @@ impl<'de> serde::Deserialize<'de> for AdaptiveRadiusWorkflowQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             AdaptiveRadiusWorkflowQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = AdaptiveRadiusWorkflowQueryData {
                 sort_field: f.optional("sortField"),
@@ -3190,7 +3235,7 @@ impl<'de> serde::Deserialize<'de> for AdaptiveRadiusWorkflowQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AdaptiveRadiusWorkflowQueryData"))
     }
 }
@@ -3409,7 +3454,7 @@ pub struct AfcInfo {
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for AfcInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AfcInfo, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &AfcInfo, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("minPowerDbm", &v.min_power_dbm);
             w.optional("maxPowerDbm", &v.max_power_dbm);
             w.optional("availableChannel", &v.available_channel);
@@ -3419,7 +3464,7 @@ impl serde::Serialize for AfcInfo {
             w.optional("geoLocation", &v.geo_location);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3430,8 +3475,8 @@ impl<'de> serde::Deserialize<'de> for AfcInfo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AfcInfo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AfcInfo, ruckus_one_runtime::internal::object::FieldError> {
             let value = AfcInfo {
                 min_power_dbm: f.optional("minPowerDbm"),
                 max_power_dbm: f.optional("maxPowerDbm"),
@@ -3445,7 +3490,7 @@ impl<'de> serde::Deserialize<'de> for AfcInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AfcInfo"))
     }
 }
@@ -3521,13 +3566,16 @@ pub struct ApActivation {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl serde::Serialize for ApActivation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApActivation, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApActivation,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("venueId", &v.venue_id);
             w.optional("apSerialNumber", &v.ap_serial_number);
             w.optional("portId", &v.port_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3538,8 +3586,8 @@ impl<'de> serde::Deserialize<'de> for ApActivation {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApActivation, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApActivation, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApActivation {
                 venue_id: f.optional("venueId"),
                 ap_serial_number: f.optional("apSerialNumber"),
@@ -3549,7 +3597,7 @@ impl<'de> serde::Deserialize<'de> for ApActivation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApActivation"))
     }
 }
@@ -3658,14 +3706,17 @@ pub struct ApCompatibilityRow {
 #[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
 impl serde::Serialize for ApCompatibilityRow {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApCompatibilityRow, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApCompatibilityRow,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("incompatible", &v.incompatible);
             w.optional("incompatibleFeatures", &v.incompatible_features);
             w.optional("total", &v.total);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3676,8 +3727,11 @@ impl<'de> serde::Deserialize<'de> for ApCompatibilityRow {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApCompatibilityRow, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApCompatibilityRow,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApCompatibilityRow {
                 id: f.optional("id"),
                 incompatible: f.optional("incompatible"),
@@ -3688,7 +3742,7 @@ impl<'de> serde::Deserialize<'de> for ApCompatibilityRow {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApCompatibilityRow"))
     }
 }
@@ -3754,7 +3808,7 @@ pub struct ApCreation {
 #[cfg(any(feature = "network-venue-ap-groups", feature = "network-wireless-aps"))]
 impl serde::Serialize for ApCreation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApCreation, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &ApCreation, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("description", &v.description);
             w.optional("deviceGps", &v.device_gps);
             w.optional("model", &v.model);
@@ -3763,7 +3817,7 @@ impl serde::Serialize for ApCreation {
             w.optional("tags", &v.tags);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3774,8 +3828,8 @@ impl<'de> serde::Deserialize<'de> for ApCreation {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApCreation, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApCreation, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApCreation {
                 description: f.optional("description"),
                 device_gps: f.optional("deviceGps"),
@@ -3788,7 +3842,7 @@ impl<'de> serde::Deserialize<'de> for ApCreation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApCreation"))
     }
 }
@@ -3947,13 +4001,13 @@ impl serde::Serialize for ApFirmwareScheduleData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ApFirmwareScheduleData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("startDateTime", &v.start_date_time);
             w.optional("versionInfo", &v.version_info);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3964,8 +4018,11 @@ impl<'de> serde::Deserialize<'de> for ApFirmwareScheduleData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApFirmwareScheduleData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApFirmwareScheduleData,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApFirmwareScheduleData {
                 start_date_time: f.optional("startDateTime"),
                 version_info: f.optional("versionInfo"),
@@ -3974,7 +4031,7 @@ impl<'de> serde::Deserialize<'de> for ApFirmwareScheduleData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApFirmwareScheduleData"))
     }
 }
@@ -4024,14 +4081,14 @@ impl serde::Serialize for ApFirmwareVersionInfoData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ApFirmwareVersionInfoData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("version", &v.version);
             w.optional("type", &v.type_);
             w.optional("category", &v.category);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4042,8 +4099,11 @@ impl<'de> serde::Deserialize<'de> for ApFirmwareVersionInfoData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApFirmwareVersionInfoData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApFirmwareVersionInfoData,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApFirmwareVersionInfoData {
                 version: f.optional("version"),
                 type_: f.optional("type"),
@@ -4053,7 +4113,7 @@ impl<'de> serde::Deserialize<'de> for ApFirmwareVersionInfoData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApFirmwareVersionInfoData"))
     }
 }
@@ -4120,7 +4180,10 @@ pub struct ApGroupQueryData {
 )]
 impl serde::Serialize for ApGroupQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApGroupQueryData, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApGroupQueryData,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("description", &v.description);
@@ -4134,7 +4197,7 @@ impl serde::Serialize for ApGroupQueryData {
             w.optional("venueName", &v.venue_name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4147,8 +4210,8 @@ impl<'de> serde::Deserialize<'de> for ApGroupQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApGroupQueryData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApGroupQueryData, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApGroupQueryData {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -4166,7 +4229,7 @@ impl<'de> serde::Deserialize<'de> for ApGroupQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApGroupQueryData"))
     }
 }
@@ -4268,12 +4331,15 @@ pub struct ApLanPortStatus {
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for ApLanPortStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApLanPortStatus, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApLanPortStatus,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("port", &v.port);
             w.optional("phyLink", &v.phy_link);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4284,8 +4350,8 @@ impl<'de> serde::Deserialize<'de> for ApLanPortStatus {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApLanPortStatus, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApLanPortStatus, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApLanPortStatus {
                 port: f.optional("port"),
                 phy_link: f.optional("phyLink"),
@@ -4294,7 +4360,7 @@ impl<'de> serde::Deserialize<'de> for ApLanPortStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApLanPortStatus"))
     }
 }
@@ -4352,14 +4418,17 @@ pub struct ApModelCapability {
 }
 impl serde::Serialize for ApModelCapability {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApModelCapability, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApModelCapability,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("bandCombinationCapabilities", &v.band_combination_capabilities);
             w.optional("defaultBandCombination", &v.default_band_combination);
             w.optional("supportBandCombination", &v.support_band_combination);
             w.optional("supportMesh", &v.support_mesh);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4369,8 +4438,11 @@ impl<'de> serde::Deserialize<'de> for ApModelCapability {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApModelCapability, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApModelCapability,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApModelCapability {
                 band_combination_capabilities: f.optional("bandCombinationCapabilities"),
                 default_band_combination: f.optional("defaultBandCombination"),
@@ -4381,7 +4453,7 @@ impl<'de> serde::Deserialize<'de> for ApModelCapability {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApModelCapability"))
     }
 }
@@ -4441,13 +4513,13 @@ impl serde::Serialize for ApModelFirmwareMappingData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ApModelFirmwareMappingData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("apModel", &v.ap_model);
             w.optional("firmware", &v.firmware);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4458,8 +4530,11 @@ impl<'de> serde::Deserialize<'de> for ApModelFirmwareMappingData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApModelFirmwareMappingData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApModelFirmwareMappingData,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApModelFirmwareMappingData {
                 ap_model: f.optional("apModel"),
                 firmware: f.optional("firmware"),
@@ -4468,7 +4543,7 @@ impl<'de> serde::Deserialize<'de> for ApModelFirmwareMappingData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApModelFirmwareMappingData"))
     }
 }
@@ -4523,7 +4598,7 @@ pub struct ApRadio {
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for ApRadio {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApRadio, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &ApRadio, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("txPower", &v.tx_power);
             w.optional("channel", &v.channel);
             w.optional("actualTxPower", &v.actual_tx_power);
@@ -4534,7 +4609,7 @@ impl serde::Serialize for ApRadio {
             w.optional("radioId", &v.radio_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4545,8 +4620,8 @@ impl<'de> serde::Deserialize<'de> for ApRadio {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApRadio, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApRadio, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApRadio {
                 tx_power: f.optional("txPower"),
                 channel: f.optional("channel"),
@@ -4561,7 +4636,7 @@ impl<'de> serde::Deserialize<'de> for ApRadio {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApRadio"))
     }
 }
@@ -4743,7 +4818,10 @@ pub struct ApStatusData {
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for ApStatusData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApStatusData, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApStatusData,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("APRadio", &v.ap_radio);
             w.optional("APSystem", &v.ap_system);
             w.optional("cellularInfo", &v.cellular_info);
@@ -4751,7 +4829,7 @@ impl serde::Serialize for ApStatusData {
             w.optional("lanPortStatus", &v.lan_port_status);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4762,8 +4840,8 @@ impl<'de> serde::Deserialize<'de> for ApStatusData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApStatusData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApStatusData, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApStatusData {
                 ap_radio: f.optional("APRadio"),
                 ap_system: f.optional("APSystem"),
@@ -4775,7 +4853,7 @@ impl<'de> serde::Deserialize<'de> for ApStatusData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApStatusData"))
     }
 }
@@ -4844,7 +4922,7 @@ pub struct ApSystem {
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for ApSystem {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApSystem, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &ApSystem, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("uptime", &v.uptime);
             w.optional("ipType", &v.ip_type);
             w.optional("netmask", &v.netmask);
@@ -4853,7 +4931,7 @@ impl serde::Serialize for ApSystem {
             w.optional("secondaryDnsServer", &v.secondary_dns_server);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4864,8 +4942,8 @@ impl<'de> serde::Deserialize<'de> for ApSystem {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApSystem, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApSystem, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApSystem {
                 uptime: f.optional("uptime"),
                 ip_type: f.optional("ipType"),
@@ -4878,7 +4956,7 @@ impl<'de> serde::Deserialize<'de> for ApSystem {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApSystem"))
     }
 }
@@ -4955,14 +5033,17 @@ pub struct ApplicationPolicy {
 )]
 impl serde::Serialize for ApplicationPolicy {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApplicationPolicy, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApplicationPolicy,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("description", &v.description);
             w.optional("id", &v.id);
             w.field("name", &v.name);
             w.optional("rules", &v.rules);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4975,8 +5056,11 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicy {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApplicationPolicy, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApplicationPolicy,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApplicationPolicy {
                 description: f.optional("description"),
                 id: f.optional("id"),
@@ -4987,7 +5071,7 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicy {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApplicationPolicy"))
     }
 }
@@ -5077,7 +5161,7 @@ impl serde::Serialize for ApplicationPolicyRule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ApplicationPolicyRule,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("accessControl", &v.access_control);
             w.optional("applicationId", &v.application_id);
@@ -5100,7 +5184,7 @@ impl serde::Serialize for ApplicationPolicyRule {
             w.optional("uplink", &v.uplink);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5113,8 +5197,11 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicyRule {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApplicationPolicyRule, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApplicationPolicyRule,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApplicationPolicyRule {
                 access_control: f.optional("accessControl"),
                 application_id: f.optional("applicationId"),
@@ -5140,7 +5227,7 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicyRule {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApplicationPolicyRule"))
     }
 }
@@ -5660,7 +5747,10 @@ pub struct AsyncResult {
 )]
 impl serde::Serialize for AsyncResult {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AsyncResult, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AsyncResult,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("links", &v.links);
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
@@ -5668,7 +5758,7 @@ impl serde::Serialize for AsyncResult {
             w.optional("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5705,8 +5795,8 @@ impl<'de> serde::Deserialize<'de> for AsyncResult {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AsyncResult, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AsyncResult, ruckus_one_runtime::internal::object::FieldError> {
             let value = AsyncResult {
                 links: f.optional("links"),
                 request_id: f.optional("requestId"),
@@ -5718,7 +5808,7 @@ impl<'de> serde::Deserialize<'de> for AsyncResult {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AsyncResult"))
     }
 }
@@ -5866,7 +5956,10 @@ pub struct AsyncResultLink {
 )]
 impl serde::Serialize for AsyncResultLink {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AsyncResultLink, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AsyncResultLink,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("deprecation", &v.deprecation);
             w.optional("href", &v.href);
             w.optional("hreflang", &v.hreflang);
@@ -5877,7 +5970,7 @@ impl serde::Serialize for AsyncResultLink {
             w.optional("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5914,8 +6007,8 @@ impl<'de> serde::Deserialize<'de> for AsyncResultLink {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AsyncResultLink, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AsyncResultLink, ruckus_one_runtime::internal::object::FieldError> {
             let value = AsyncResultLink {
                 deprecation: f.optional("deprecation"),
                 href: f.optional("href"),
@@ -5930,7 +6023,7 @@ impl<'de> serde::Deserialize<'de> for AsyncResultLink {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AsyncResultLink"))
     }
 }
@@ -6337,7 +6430,10 @@ pub struct CapabilitiesApModel {
 )]
 impl serde::Serialize for CapabilitiesApModel {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &CapabilitiesApModel, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &CapabilitiesApModel,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("allowCbandCountry", &v.allow_cband_country);
             w.optional("allowDfsCountry", &v.allow_dfs_country);
             w.optional("bandCombinationCapabilities", &v.band_combination_capabilities);
@@ -6396,7 +6492,7 @@ impl serde::Serialize for CapabilitiesApModel {
             w.optional("poeOutModeCapabilities", &v.poe_out_mode_capabilities);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6413,8 +6509,11 @@ impl<'de> serde::Deserialize<'de> for CapabilitiesApModel {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<CapabilitiesApModel, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            CapabilitiesApModel,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = CapabilitiesApModel {
                 allow_cband_country: f.optional("allowCbandCountry"),
                 allow_dfs_country: f.optional("allowDfsCountry"),
@@ -6471,7 +6570,7 @@ impl<'de> serde::Deserialize<'de> for CapabilitiesApModel {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("CapabilitiesApModel"))
     }
 }
@@ -6843,7 +6942,10 @@ pub struct CapabilitiesLanPort {
 )]
 impl serde::Serialize for CapabilitiesLanPort {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &CapabilitiesLanPort, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &CapabilitiesLanPort,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("defaultType", &v.default_type);
             w.optional("displayLabel", &v.display_label);
             w.optional("id", &v.id);
@@ -6856,7 +6958,7 @@ impl serde::Serialize for CapabilitiesLanPort {
             w.optional("ethernetPortProfileId", &v.ethernet_port_profile_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6874,8 +6976,11 @@ impl<'de> serde::Deserialize<'de> for CapabilitiesLanPort {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<CapabilitiesLanPort, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            CapabilitiesLanPort,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = CapabilitiesLanPort {
                 default_type: f.optional("defaultType"),
                 display_label: f.optional("displayLabel"),
@@ -6892,7 +6997,7 @@ impl<'de> serde::Deserialize<'de> for CapabilitiesLanPort {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("CapabilitiesLanPort"))
     }
 }
@@ -7036,7 +7141,10 @@ pub struct CellularInfo {
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for CellularInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &CellularInfo, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &CellularInfo,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("cellularActiveSim", &v.cellular_active_sim);
             w.optional("cellularConnectionStatus", &v.cellular_connection_status);
             w.optional("cellularWanInterface", &v.cellular_wan_interface);
@@ -7091,7 +7199,7 @@ impl serde::Serialize for CellularInfo {
             );
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7102,8 +7210,8 @@ impl<'de> serde::Deserialize<'de> for CellularInfo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<CellularInfo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<CellularInfo, ruckus_one_runtime::internal::object::FieldError> {
             let value = CellularInfo {
                 cellular_active_sim: f.optional("cellularActiveSim"),
                 cellular_connection_status: f.optional("cellularConnectionStatus"),
@@ -7154,7 +7262,7 @@ impl<'de> serde::Deserialize<'de> for CellularInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("CellularInfo"))
     }
 }
@@ -8241,13 +8349,16 @@ pub struct Channels24G {
 )]
 impl serde::Serialize for Channels24G {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Channels24G, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &Channels24G,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("20MHz", &v.n_20mhz);
             w.optional("40MHz", &v.n_40mhz);
             w.optional("auto", &v.auto);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -8264,8 +8375,8 @@ impl<'de> serde::Deserialize<'de> for Channels24G {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Channels24G, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Channels24G, ruckus_one_runtime::internal::object::FieldError> {
             let value = Channels24G {
                 n_20mhz: f.optional("20MHz"),
                 n_40mhz: f.optional("40MHz"),
@@ -8275,7 +8386,7 @@ impl<'de> serde::Deserialize<'de> for Channels24G {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Channels24G"))
     }
 }
@@ -8345,14 +8456,14 @@ pub struct Channels5G {
 )]
 impl serde::Serialize for Channels5G {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Channels5G, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Channels5G, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("dfs", &v.dfs);
             w.optional("indoor", &v.indoor);
             w.optional("indoorForOutdoorAp", &v.indoor_for_outdoor_ap);
             w.optional("outdoor", &v.outdoor);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -8369,8 +8480,8 @@ impl<'de> serde::Deserialize<'de> for Channels5G {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Channels5G, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Channels5G, ruckus_one_runtime::internal::object::FieldError> {
             let value = Channels5G {
                 dfs: f.optional("dfs"),
                 indoor: f.optional("indoor"),
@@ -8381,7 +8492,7 @@ impl<'de> serde::Deserialize<'de> for Channels5G {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Channels5G"))
     }
 }
@@ -8463,7 +8574,7 @@ impl serde::Serialize for Channels5GIndoorOutdoor {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &Channels5GIndoorOutdoor,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("160MHz", &v.n_160mhz);
             w.optional("20MHz", &v.n_20mhz);
@@ -8472,7 +8583,7 @@ impl serde::Serialize for Channels5GIndoorOutdoor {
             w.optional("auto", &v.auto);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -8489,8 +8600,11 @@ impl<'de> serde::Deserialize<'de> for Channels5GIndoorOutdoor {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Channels5GIndoorOutdoor, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            Channels5GIndoorOutdoor,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = Channels5GIndoorOutdoor {
                 n_160mhz: f.optional("160MHz"),
                 n_20mhz: f.optional("20MHz"),
@@ -8502,7 +8616,7 @@ impl<'de> serde::Deserialize<'de> for Channels5GIndoorOutdoor {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Channels5GIndoorOutdoor"))
     }
 }
@@ -8589,7 +8703,7 @@ impl serde::Serialize for Channels6GIndoorOutdoor {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &Channels6GIndoorOutdoor,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("160MHz", &v.n_160mhz);
             w.optional("20MHz", &v.n_20mhz);
@@ -8599,7 +8713,7 @@ impl serde::Serialize for Channels6GIndoorOutdoor {
             w.optional("320MHz", &v.n_320mhz);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -8616,8 +8730,11 @@ impl<'de> serde::Deserialize<'de> for Channels6GIndoorOutdoor {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Channels6GIndoorOutdoor, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            Channels6GIndoorOutdoor,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = Channels6GIndoorOutdoor {
                 n_160mhz: f.optional("160MHz"),
                 n_20mhz: f.optional("20MHz"),
@@ -8630,7 +8747,7 @@ impl<'de> serde::Deserialize<'de> for Channels6GIndoorOutdoor {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Channels6GIndoorOutdoor"))
     }
 }
@@ -8727,7 +8844,10 @@ pub struct Channels6Gv11 {
 )]
 impl serde::Serialize for Channels6Gv11 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Channels6Gv11, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &Channels6Gv11,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("160MHz", &v.n_160mhz);
             w.optional("20MHz", &v.n_20mhz);
             w.optional("40MHz", &v.n_40mhz);
@@ -8738,7 +8858,7 @@ impl serde::Serialize for Channels6Gv11 {
             w.optional("320MHz", &v.n_320mhz);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -8755,8 +8875,8 @@ impl<'de> serde::Deserialize<'de> for Channels6Gv11 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Channels6Gv11, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Channels6Gv11, ruckus_one_runtime::internal::object::FieldError> {
             let value = Channels6Gv11 {
                 n_160mhz: f.optional("160MHz"),
                 n_20mhz: f.optional("20MHz"),
@@ -8771,7 +8891,7 @@ impl<'de> serde::Deserialize<'de> for Channels6Gv11 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Channels6Gv11"))
     }
 }

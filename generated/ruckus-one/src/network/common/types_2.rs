@@ -42,7 +42,7 @@ impl serde::Serialize for CliTemplateVariableBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &CliTemplateVariableBo,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("name", &v.name);
             w.optional("type", &v.type_);
@@ -55,7 +55,7 @@ impl serde::Serialize for CliTemplateVariableBo {
             w.optional("switchVariables", &v.switch_variables);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -71,8 +71,11 @@ impl<'de> serde::Deserialize<'de> for CliTemplateVariableBo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<CliTemplateVariableBo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            CliTemplateVariableBo,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = CliTemplateVariableBo {
                 name: f.optional("name"),
                 type_: f.optional("type"),
@@ -88,7 +91,7 @@ impl<'de> serde::Deserialize<'de> for CliTemplateVariableBo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("CliTemplateVariableBo"))
     }
 }
@@ -189,13 +192,13 @@ impl serde::Serialize for ClientIsolationOptions {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ClientIsolationOptions,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("autoVrrp", &v.auto_vrrp);
             w.optional("packetsType", &v.packets_type);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -206,8 +209,11 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationOptions {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ClientIsolationOptions, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ClientIsolationOptions,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ClientIsolationOptions {
                 auto_vrrp: f.optional("autoVrrp"),
                 packets_type: f.optional("packetsType"),
@@ -216,7 +222,7 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationOptions {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ClientIsolationOptions"))
     }
 }
@@ -260,12 +266,15 @@ pub struct CloneSettings {
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wifi-templates"))]
 impl serde::Serialize for CloneSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &CloneSettings, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &CloneSettings,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.field("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -276,8 +285,8 @@ impl<'de> serde::Deserialize<'de> for CloneSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<CloneSettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<CloneSettings, ruckus_one_runtime::internal::object::FieldError> {
             let value = CloneSettings {
                 id: f.optional("id"),
                 name: f.required("name")?,
@@ -286,7 +295,7 @@ impl<'de> serde::Deserialize<'de> for CloneSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("CloneSettings"))
     }
 }
@@ -341,7 +350,10 @@ pub struct ConfigBackupView {
 )]
 impl serde::Serialize for ConfigBackupView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ConfigBackupView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ConfigBackupView,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("createdDate", &v.created_date);
             w.optional("name", &v.name);
@@ -356,7 +368,7 @@ impl serde::Serialize for ConfigBackupView {
             w.optional("backupName", &v.backup_name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -369,8 +381,8 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ConfigBackupView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ConfigBackupView, ruckus_one_runtime::internal::object::FieldError> {
             let value = ConfigBackupView {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
@@ -389,7 +401,7 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ConfigBackupView"))
     }
 }
@@ -502,14 +514,17 @@ pub struct ConfigurationError {
 }
 impl serde::Serialize for ConfigurationError {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ConfigurationError, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ConfigurationError,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("code", &v.code);
             w.optional("message", &v.message);
             w.optional("reason", &v.reason);
             w.optional("suggestion", &v.suggestion);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -519,8 +534,11 @@ impl<'de> serde::Deserialize<'de> for ConfigurationError {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ConfigurationError, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ConfigurationError,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ConfigurationError {
                 code: f.optional("code"),
                 message: f.optional("message"),
@@ -531,7 +549,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationError {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ConfigurationError"))
     }
 }
@@ -589,13 +607,13 @@ impl serde::Serialize for ConfigurationErrorBody {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ConfigurationErrorBody,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("requestId", &v.request_id);
             w.optional("errors", &v.errors);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -605,8 +623,11 @@ impl<'de> serde::Deserialize<'de> for ConfigurationErrorBody {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ConfigurationErrorBody, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ConfigurationErrorBody,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ConfigurationErrorBody {
                 request_id: f.optional("requestId"),
                 errors: f.optional("errors"),
@@ -615,7 +636,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationErrorBody {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ConfigurationErrorBody"))
     }
 }
@@ -683,7 +704,7 @@ impl serde::Serialize for ConfigurationHistoryInfoView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ConfigurationHistoryInfoView,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("switchName", &v.switch_name);
             w.optional("startTime", &v.start_time);
@@ -697,7 +718,7 @@ impl serde::Serialize for ConfigurationHistoryInfoView {
             w.optional("dispatchFailedReason", &v.dispatch_failed_reason);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -714,10 +735,10 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryInfoView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             ConfigurationHistoryInfoView,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ConfigurationHistoryInfoView {
                 switch_name: f.optional("switchName"),
@@ -735,7 +756,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryInfoView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ConfigurationHistoryInfoView"))
     }
 }
@@ -1208,14 +1229,14 @@ impl serde::Serialize for ConfigurationHistoryView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ConfigurationHistoryView,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("totalCount", &v.total_count);
             w.optional("list", &v.list);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1228,8 +1249,11 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ConfigurationHistoryView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ConfigurationHistoryView,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ConfigurationHistoryView {
                 id: f.optional("id"),
                 total_count: f.optional("totalCount"),
@@ -1239,7 +1263,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ConfigurationHistoryView"))
     }
 }
@@ -1300,14 +1324,14 @@ impl serde::Serialize for DeviceAggregationApFirmwareModel {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &DeviceAggregationApFirmwareModel,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("count", &v.count);
             w.optional("firmware", &v.firmware);
             w.optional("model", &v.model);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1318,10 +1342,10 @@ impl<'de> serde::Deserialize<'de> for DeviceAggregationApFirmwareModel {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             DeviceAggregationApFirmwareModel,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = DeviceAggregationApFirmwareModel {
                 count: f.optional("count"),
@@ -1332,7 +1356,7 @@ impl<'de> serde::Deserialize<'de> for DeviceAggregationApFirmwareModel {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DeviceAggregationApFirmwareModel"))
     }
 }
@@ -1382,12 +1406,12 @@ pub struct DeviceGps {
 #[cfg(any(feature = "network-venue-ap-groups", feature = "network-wireless-aps"))]
 impl serde::Serialize for DeviceGps {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DeviceGps, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &DeviceGps, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("latitude", &v.latitude);
             w.optional("longitude", &v.longitude);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1398,8 +1422,8 @@ impl<'de> serde::Deserialize<'de> for DeviceGps {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DeviceGps, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DeviceGps, ruckus_one_runtime::internal::object::FieldError> {
             let value = DeviceGps {
                 latitude: f.optional("latitude"),
                 longitude: f.optional("longitude"),
@@ -1408,7 +1432,7 @@ impl<'de> serde::Deserialize<'de> for DeviceGps {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DeviceGps"))
     }
 }
@@ -1463,7 +1487,10 @@ pub struct DevicePolicy {
 )]
 impl serde::Serialize for DevicePolicy {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DevicePolicy, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DevicePolicy,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("defaultAccess", &v.default_access);
             w.optional("description", &v.description);
             w.optional("id", &v.id);
@@ -1471,7 +1498,7 @@ impl serde::Serialize for DevicePolicy {
             w.optional("rules", &v.rules);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1484,8 +1511,8 @@ impl<'de> serde::Deserialize<'de> for DevicePolicy {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DevicePolicy, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DevicePolicy, ruckus_one_runtime::internal::object::FieldError> {
             let value = DevicePolicy {
                 default_access: f.optional("defaultAccess"),
                 description: f.optional("description"),
@@ -1497,7 +1524,7 @@ impl<'de> serde::Deserialize<'de> for DevicePolicy {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DevicePolicy"))
     }
 }
@@ -1814,7 +1841,10 @@ pub struct DevicePolicyRule {
 )]
 impl serde::Serialize for DevicePolicyRule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DevicePolicyRule, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DevicePolicyRule,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("osVendor", &v.os_vendor);
             w.optional("action", &v.action);
             w.optional("deviceType", &v.device_type);
@@ -1824,7 +1854,7 @@ impl serde::Serialize for DevicePolicyRule {
             w.optional("vlan", &v.vlan);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1837,8 +1867,8 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyRule {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DevicePolicyRule, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DevicePolicyRule, ruckus_one_runtime::internal::object::FieldError> {
             let value = DevicePolicyRule {
                 os_vendor: f.optional("osVendor"),
                 action: f.optional("action"),
@@ -1852,7 +1882,7 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyRule {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DevicePolicyRule"))
     }
 }
@@ -2101,12 +2131,15 @@ pub struct DeviceRequestView {
 #[cfg(any(feature = "network-switch-networking", feature = "network-switches"))]
 impl serde::Serialize for DeviceRequestView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DeviceRequestView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DeviceRequestView,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("deviceRequestAction", &v.device_request_action);
             w.optional("switchIdList", &v.switch_id_list);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2117,8 +2150,11 @@ impl<'de> serde::Deserialize<'de> for DeviceRequestView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DeviceRequestView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            DeviceRequestView,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = DeviceRequestView {
                 device_request_action: f.optional("deviceRequestAction"),
                 switch_id_list: f.optional("switchIdList"),
@@ -2127,7 +2163,7 @@ impl<'de> serde::Deserialize<'de> for DeviceRequestView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DeviceRequestView"))
     }
 }
@@ -2253,7 +2289,7 @@ impl serde::Serialize for DhcpConfigServiceProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &DhcpConfigServiceProfile,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("dhcpMode", &v.dhcp_mode);
             w.field("dhcpPools", &v.dhcp_pools);
@@ -2261,7 +2297,7 @@ impl serde::Serialize for DhcpConfigServiceProfile {
             w.field("serviceName", &v.service_name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2277,8 +2313,11 @@ impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfile {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DhcpConfigServiceProfile, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            DhcpConfigServiceProfile,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = DhcpConfigServiceProfile {
                 dhcp_mode: f.optional("dhcpMode"),
                 dhcp_pools: f.required("dhcpPools")?,
@@ -2289,7 +2328,7 @@ impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DhcpConfigServiceProfile"))
     }
 }
@@ -2354,7 +2393,7 @@ impl serde::Serialize for DhcpConfigServiceProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &DhcpConfigServiceProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
@@ -2362,7 +2401,7 @@ impl serde::Serialize for DhcpConfigServiceProfileQueryData {
             w.optional("venueIds", &v.venue_ids);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2378,10 +2417,10 @@ impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfileQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             DhcpConfigServiceProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = DhcpConfigServiceProfileQueryData {
                 id: f.optional("id"),
@@ -2393,7 +2432,7 @@ impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DhcpConfigServiceProfileQueryData"))
     }
 }
@@ -2454,12 +2493,12 @@ pub struct DhcpData {
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl serde::Serialize for DhcpData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DhcpData, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &DhcpData, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("enabled", &v.enabled);
             w.optional("mode", &v.mode);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2470,8 +2509,8 @@ impl<'de> serde::Deserialize<'de> for DhcpData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DhcpData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DhcpData, ruckus_one_runtime::internal::object::FieldError> {
             let value = DhcpData {
                 enabled: f.optional("enabled"),
                 mode: f.optional("mode"),
@@ -2480,7 +2519,7 @@ impl<'de> serde::Deserialize<'de> for DhcpData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DhcpData"))
     }
 }
@@ -2638,7 +2677,10 @@ pub struct DhcpOption82Settings {
 )]
 impl serde::Serialize for DhcpOption82Settings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DhcpOption82Settings, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DhcpOption82Settings,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("macDelimiter", &v.mac_delimiter);
             w.optional("subOption150Enabled", &v.sub_option150_enabled);
             w.optional("subOption151Enabled", &v.sub_option151_enabled);
@@ -2651,7 +2693,7 @@ impl serde::Serialize for DhcpOption82Settings {
             w.optional("subOption2Format", &v.sub_option2_format);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2664,8 +2706,11 @@ impl<'de> serde::Deserialize<'de> for DhcpOption82Settings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DhcpOption82Settings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            DhcpOption82Settings,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = DhcpOption82Settings {
                 mac_delimiter: f.optional("macDelimiter"),
                 sub_option150_enabled: f.optional("subOption150Enabled"),
@@ -2682,7 +2727,7 @@ impl<'de> serde::Deserialize<'de> for DhcpOption82Settings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DhcpOption82Settings"))
     }
 }
@@ -3136,12 +3181,12 @@ impl serde::Serialize for DhcpOption82SubOption1Customization {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &DhcpOption82SubOption1Customization,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("attributes", &v.attributes);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3154,10 +3199,10 @@ impl<'de> serde::Deserialize<'de> for DhcpOption82SubOption1Customization {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             DhcpOption82SubOption1Customization,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = DhcpOption82SubOption1Customization {
                 attributes: f.required("attributes")?,
@@ -3165,7 +3210,7 @@ impl<'de> serde::Deserialize<'de> for DhcpOption82SubOption1Customization {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DhcpOption82SubOption1Customization"))
     }
 }
@@ -3208,13 +3253,13 @@ impl serde::Serialize for DhcpOption82SubOption1CustomizationAttribute {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &DhcpOption82SubOption1CustomizationAttribute,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("text", &v.text);
             w.field("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3227,10 +3272,10 @@ impl<'de> serde::Deserialize<'de> for DhcpOption82SubOption1CustomizationAttribu
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             DhcpOption82SubOption1CustomizationAttribute,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = DhcpOption82SubOption1CustomizationAttribute {
                 text: f.optional("text"),
@@ -3240,7 +3285,7 @@ impl<'de> serde::Deserialize<'de> for DhcpOption82SubOption1CustomizationAttribu
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("DhcpOption82SubOption1CustomizationAttribute"))
     }
@@ -3387,13 +3432,16 @@ pub struct DhcpOptionView {
 #[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
 impl serde::Serialize for DhcpOptionView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DhcpOptionView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DhcpOptionView,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("seq", &v.seq);
             w.optional("value", &v.value);
             w.optional("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3404,8 +3452,8 @@ impl<'de> serde::Deserialize<'de> for DhcpOptionView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DhcpOptionView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DhcpOptionView, ruckus_one_runtime::internal::object::FieldError> {
             let value = DhcpOptionView {
                 seq: f.optional("seq"),
                 value: f.optional("value"),
@@ -3415,7 +3463,7 @@ impl<'de> serde::Deserialize<'de> for DhcpOptionView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DhcpOptionView"))
     }
 }
@@ -3560,7 +3608,7 @@ pub struct DhcpPool {
 )]
 impl serde::Serialize for DhcpPool {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DhcpPool, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &DhcpPool, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("description", &v.description);
             w.field("endIpAddress", &v.end_ip_address);
             w.field("leaseTimeHours", &v.lease_time_hours);
@@ -3574,7 +3622,7 @@ impl serde::Serialize for DhcpPool {
             w.field("vlanId", &v.vlan_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3590,8 +3638,8 @@ impl<'de> serde::Deserialize<'de> for DhcpPool {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DhcpPool, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DhcpPool, ruckus_one_runtime::internal::object::FieldError> {
             let value = DhcpPool {
                 description: f.optional("description"),
                 end_ip_address: f.required("endIpAddress")?,
@@ -3609,7 +3657,7 @@ impl<'de> serde::Deserialize<'de> for DhcpPool {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DhcpPool"))
     }
 }
@@ -3762,7 +3810,10 @@ pub struct DhcpServerView {
 #[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
 impl serde::Serialize for DhcpServerView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DhcpServerView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DhcpServerView,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("poolName", &v.pool_name);
             w.optional("defaultRouterIp", &v.default_router_ip);
@@ -3776,7 +3827,7 @@ impl serde::Serialize for DhcpServerView {
             w.optional("subnetMask", &v.subnet_mask);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3787,8 +3838,8 @@ impl<'de> serde::Deserialize<'de> for DhcpServerView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DhcpServerView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DhcpServerView, ruckus_one_runtime::internal::object::FieldError> {
             let value = DhcpServerView {
                 id: f.optional("id"),
                 pool_name: f.optional("poolName"),
@@ -3806,7 +3857,7 @@ impl<'de> serde::Deserialize<'de> for DhcpServerView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DhcpServerView"))
     }
 }
@@ -3907,13 +3958,16 @@ pub struct DhcpServiceAp {
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
 impl serde::Serialize for DhcpServiceAp {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DhcpServiceAp, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DhcpServiceAp,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("dhcpIps", &v.dhcp_ips);
             w.field("role", &v.role);
             w.field("serialNumber", &v.serial_number);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3924,8 +3978,8 @@ impl<'de> serde::Deserialize<'de> for DhcpServiceAp {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DhcpServiceAp, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DhcpServiceAp, ruckus_one_runtime::internal::object::FieldError> {
             let value = DhcpServiceAp {
                 dhcp_ips: f.optional("dhcpIps"),
                 role: f.optional("role"),
@@ -3935,7 +3989,7 @@ impl<'de> serde::Deserialize<'de> for DhcpServiceAp {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DhcpServiceAp"))
     }
 }
@@ -3994,13 +4048,13 @@ impl serde::Serialize for DispatchFailedReasonView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &DispatchFailedReasonView,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("lineNumber", &v.line_number);
             w.optional("message", &v.message);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4017,8 +4071,11 @@ impl<'de> serde::Deserialize<'de> for DispatchFailedReasonView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DispatchFailedReasonView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            DispatchFailedReasonView,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = DispatchFailedReasonView {
                 line_number: f.optional("lineNumber"),
                 message: f.optional("message"),
@@ -4027,7 +4084,7 @@ impl<'de> serde::Deserialize<'de> for DispatchFailedReasonView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DispatchFailedReasonView"))
     }
 }
@@ -4077,11 +4134,11 @@ pub struct DnsProxy {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for DnsProxy {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DnsProxy, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &DnsProxy, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("dnsProxyRules", &v.dns_proxy_rules);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4092,8 +4149,8 @@ impl<'de> serde::Deserialize<'de> for DnsProxy {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DnsProxy, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DnsProxy, ruckus_one_runtime::internal::object::FieldError> {
             let value = DnsProxy {
                 dns_proxy_rules: f.optional("dnsProxyRules"),
                 additional_fields: f.rest(),
@@ -4101,7 +4158,7 @@ impl<'de> serde::Deserialize<'de> for DnsProxy {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DnsProxy"))
     }
 }
@@ -4140,12 +4197,15 @@ pub struct DnsProxyRule {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for DnsProxyRule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DnsProxyRule, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DnsProxyRule,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("domainName", &v.domain_name);
             w.field("ipList", &v.ip_list);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4156,8 +4216,8 @@ impl<'de> serde::Deserialize<'de> for DnsProxyRule {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DnsProxyRule, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DnsProxyRule, ruckus_one_runtime::internal::object::FieldError> {
             let value = DnsProxyRule {
                 domain_name: f.required("domainName")?,
                 ip_list: f.required("ipList")?,
@@ -4165,7 +4225,7 @@ impl<'de> serde::Deserialize<'de> for DnsProxyRule {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DnsProxyRule"))
     }
 }
@@ -4278,7 +4338,7 @@ pub struct DownLink {
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for DownLink {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DownLink, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &DownLink, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("isMeshEnable", &v.is_mesh_enable);
             w.optional("deviceDto", &v.device_dto);
             w.optional("downLinkCount", &v.down_link_count);
@@ -4352,7 +4412,7 @@ impl serde::Serialize for DownLink {
             w.optional("downMac", &v.down_mac);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4363,8 +4423,8 @@ impl<'de> serde::Deserialize<'de> for DownLink {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DownLink, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DownLink, ruckus_one_runtime::internal::object::FieldError> {
             let value = DownLink {
                 is_mesh_enable: f.optional("isMeshEnable"),
                 device_dto: f.optional("deviceDto"),
@@ -4442,7 +4502,7 @@ impl<'de> serde::Deserialize<'de> for DownLink {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DownLink"))
     }
 }
@@ -5048,7 +5108,7 @@ impl serde::Serialize for DpskOpenWifiWlanAdvancedCustomization {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &DpskOpenWifiWlanAdvancedCustomization,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional(
                 "applicationVisibilityEnabled",
@@ -5181,7 +5241,7 @@ impl serde::Serialize for DpskOpenWifiWlanAdvancedCustomization {
             w.optional("wifiCallingEnabled", &v.wifi_calling_enabled);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5192,10 +5252,10 @@ impl<'de> serde::Deserialize<'de> for DpskOpenWifiWlanAdvancedCustomization {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             DpskOpenWifiWlanAdvancedCustomization,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = DpskOpenWifiWlanAdvancedCustomization {
                 application_visibility_enabled: f
@@ -5296,7 +5356,7 @@ impl<'de> serde::Deserialize<'de> for DpskOpenWifiWlanAdvancedCustomization {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DpskOpenWifiWlanAdvancedCustomization"))
     }
 }
@@ -5853,7 +5913,10 @@ pub struct DpskWifiNetwork {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for DpskWifiNetwork {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DpskWifiNetwork, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DpskWifiNetwork,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.field("name", &v.name);
             w.optional("description", &v.description);
@@ -5864,7 +5927,7 @@ impl serde::Serialize for DpskWifiNetwork {
             w.optional("venues", &v.venues);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5875,8 +5938,8 @@ impl<'de> serde::Deserialize<'de> for DpskWifiNetwork {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DpskWifiNetwork, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DpskWifiNetwork, ruckus_one_runtime::internal::object::FieldError> {
             let value = DpskWifiNetwork {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -5891,7 +5954,7 @@ impl<'de> serde::Deserialize<'de> for DpskWifiNetwork {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DpskWifiNetwork"))
     }
 }
@@ -5983,7 +6046,10 @@ pub struct DpskWifiWlan {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for DpskWifiWlan {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DpskWifiWlan, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DpskWifiWlan,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("advancedCustomization", &v.advanced_customization);
             w.optional("enabled", &v.enabled);
             w.field("ssid", &v.ssid);
@@ -5995,7 +6061,7 @@ impl serde::Serialize for DpskWifiWlan {
             w.optional("passphrase", &v.passphrase);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6006,8 +6072,8 @@ impl<'de> serde::Deserialize<'de> for DpskWifiWlan {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DpskWifiWlan, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DpskWifiWlan, ruckus_one_runtime::internal::object::FieldError> {
             let value = DpskWifiWlan {
                 advanced_customization: f.optional("advancedCustomization"),
                 enabled: f.optional("enabled"),
@@ -6023,7 +6089,7 @@ impl<'de> serde::Deserialize<'de> for DpskWifiWlan {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DpskWifiWlan"))
     }
 }
@@ -6182,7 +6248,10 @@ pub struct DsaeOnboardNetwork {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for DsaeOnboardNetwork {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DsaeOnboardNetwork, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DsaeOnboardNetwork,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("description", &v.description);
@@ -6192,7 +6261,7 @@ impl serde::Serialize for DsaeOnboardNetwork {
             w.optional("securityProtocol", &v.security_protocol);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6203,8 +6272,11 @@ impl<'de> serde::Deserialize<'de> for DsaeOnboardNetwork {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DsaeOnboardNetwork, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            DsaeOnboardNetwork,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = DsaeOnboardNetwork {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -6218,7 +6290,7 @@ impl<'de> serde::Deserialize<'de> for DsaeOnboardNetwork {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DsaeOnboardNetwork"))
     }
 }
@@ -6332,7 +6404,10 @@ pub struct DynamicQueryPayload {
 )]
 impl serde::Serialize for DynamicQueryPayload {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DynamicQueryPayload, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DynamicQueryPayload,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("multiSortFields", &v.multi_sort_fields);
             w.optional("matchFields", &v.match_fields);
             w.optional("rangeFilter", &v.range_filter);
@@ -6355,7 +6430,7 @@ impl serde::Serialize for DynamicQueryPayload {
             w.optional("groupBy", &v.group_by);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6376,8 +6451,11 @@ impl<'de> serde::Deserialize<'de> for DynamicQueryPayload {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DynamicQueryPayload, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            DynamicQueryPayload,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = DynamicQueryPayload {
                 multi_sort_fields: f.optional("multiSortFields"),
                 match_fields: f.optional("matchFields"),
@@ -6404,7 +6482,7 @@ impl<'de> serde::Deserialize<'de> for DynamicQueryPayload {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DynamicQueryPayload"))
     }
 }
@@ -6597,12 +6675,15 @@ pub struct EmptyResponse {
 )]
 impl serde::Serialize for EmptyResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EmptyResponse, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &EmptyResponse,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6624,8 +6705,8 @@ impl<'de> serde::Deserialize<'de> for EmptyResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EmptyResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<EmptyResponse, ruckus_one_runtime::internal::object::FieldError> {
             let value = EmptyResponse {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
@@ -6634,7 +6715,7 @@ impl<'de> serde::Deserialize<'de> for EmptyResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EmptyResponse"))
     }
 }
@@ -6710,11 +6791,11 @@ pub struct EmptyView {
 )]
 impl serde::Serialize for EmptyView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EmptyView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &EmptyView, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6736,8 +6817,8 @@ impl<'de> serde::Deserialize<'de> for EmptyView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EmptyView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<EmptyView, ruckus_one_runtime::internal::object::FieldError> {
             let value = EmptyView {
                 id: f.optional("id"),
                 additional_fields: f.rest(),
@@ -6745,7 +6826,7 @@ impl<'de> serde::Deserialize<'de> for EmptyView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EmptyView"))
     }
 }
@@ -6796,14 +6877,17 @@ pub struct EntitlementErrorBody {
 }
 impl serde::Serialize for EntitlementErrorBody {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EntitlementErrorBody, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &EntitlementErrorBody,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("code", &v.code);
             w.optional("message", &v.message);
             w.optional("reason", &v.reason);
             w.optional("suggestion", &v.suggestion);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6813,8 +6897,11 @@ impl<'de> serde::Deserialize<'de> for EntitlementErrorBody {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EntitlementErrorBody, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            EntitlementErrorBody,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = EntitlementErrorBody {
                 code: f.optional("code"),
                 message: f.optional("message"),
@@ -6825,7 +6912,7 @@ impl<'de> serde::Deserialize<'de> for EntitlementErrorBody {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EntitlementErrorBody"))
     }
 }
@@ -6903,13 +6990,13 @@ pub struct EntityId {
 )]
 impl serde::Serialize for EntityId {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EntityId, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &EntityId, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("requestId", &v.request_id);
             w.optional("serviceName", &v.service_name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6930,8 +7017,8 @@ impl<'de> serde::Deserialize<'de> for EntityId {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EntityId, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<EntityId, ruckus_one_runtime::internal::object::FieldError> {
             let value = EntityId {
                 id: f.optional("id"),
                 request_id: f.optional("requestId"),
@@ -6941,7 +7028,7 @@ impl<'de> serde::Deserialize<'de> for EntityId {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EntityId"))
     }
 }
@@ -7011,7 +7098,7 @@ impl serde::Serialize for EntityIdOperationResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &EntityIdOperationResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
@@ -7019,7 +7106,7 @@ impl serde::Serialize for EntityIdOperationResponse {
             w.optional("serviceName", &v.service_name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7032,8 +7119,11 @@ impl<'de> serde::Deserialize<'de> for EntityIdOperationResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EntityIdOperationResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            EntityIdOperationResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = EntityIdOperationResponse {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
@@ -7044,7 +7134,7 @@ impl<'de> serde::Deserialize<'de> for EntityIdOperationResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EntityIdOperationResponse"))
     }
 }
@@ -7112,12 +7202,12 @@ pub struct Epdg {
 )]
 impl serde::Serialize for Epdg {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Epdg, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Epdg, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.field("domain", &v.domain);
             w.optional("ip", &v.ip);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7133,8 +7223,8 @@ impl<'de> serde::Deserialize<'de> for Epdg {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Epdg, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Epdg, ruckus_one_runtime::internal::object::FieldError> {
             let value = Epdg {
                 domain: f.required("domain")?,
                 ip: f.optional("ip"),
@@ -7143,7 +7233,7 @@ impl<'de> serde::Deserialize<'de> for Epdg {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Epdg"))
     }
 }
@@ -7220,7 +7310,7 @@ impl serde::Serialize for EthernetPortProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &EthernetPortProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
@@ -7253,7 +7343,7 @@ impl serde::Serialize for EthernetPortProfileQueryData {
             w.optional("tenantId", &v.tenant_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7264,10 +7354,10 @@ impl<'de> serde::Deserialize<'de> for EthernetPortProfileQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             EthernetPortProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = EthernetPortProfileQueryData {
                 id: f.optional("id"),
@@ -7300,7 +7390,7 @@ impl<'de> serde::Deserialize<'de> for EthernetPortProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EthernetPortProfileQueryData"))
     }
 }
@@ -7503,7 +7593,10 @@ pub struct ExternalAntenna {
 )]
 impl serde::Serialize for ExternalAntenna {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ExternalAntenna, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ExternalAntenna,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("coupled", &v.coupled);
             w.optional("enable24G", &v.enable24g);
             w.optional("enable50G", &v.enable50g);
@@ -7512,7 +7605,7 @@ impl serde::Serialize for ExternalAntenna {
             w.optional("supportDisable", &v.support_disable);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7530,8 +7623,8 @@ impl<'de> serde::Deserialize<'de> for ExternalAntenna {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ExternalAntenna, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ExternalAntenna, ruckus_one_runtime::internal::object::FieldError> {
             let value = ExternalAntenna {
                 coupled: f.optional("coupled"),
                 enable24g: f.optional("enable24G"),
@@ -7544,7 +7637,7 @@ impl<'de> serde::Deserialize<'de> for ExternalAntenna {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ExternalAntenna"))
     }
 }
@@ -7631,13 +7724,16 @@ pub struct FamilyModelSlot {
 )]
 impl serde::Serialize for FamilyModelSlot {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &FamilyModelSlot, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &FamilyModelSlot,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("slotNumber", &v.slot_number);
             w.optional("enable", &v.enable);
             w.optional("option", &v.option);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7653,8 +7749,8 @@ impl<'de> serde::Deserialize<'de> for FamilyModelSlot {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<FamilyModelSlot, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<FamilyModelSlot, ruckus_one_runtime::internal::object::FieldError> {
             let value = FamilyModelSlot {
                 slot_number: f.optional("slotNumber"),
                 enable: f.optional("enable"),
@@ -7664,7 +7760,7 @@ impl<'de> serde::Deserialize<'de> for FamilyModelSlot {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("FamilyModelSlot"))
     }
 }
@@ -7732,14 +7828,17 @@ pub struct FamilyModelSlotBo {
 )]
 impl serde::Serialize for FamilyModelSlotBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &FamilyModelSlotBo, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &FamilyModelSlotBo,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("slotNumber", &v.slot_number);
             w.optional("enable", &v.enable);
             w.optional("option", &v.option);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7755,8 +7854,11 @@ impl<'de> serde::Deserialize<'de> for FamilyModelSlotBo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<FamilyModelSlotBo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            FamilyModelSlotBo,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = FamilyModelSlotBo {
                 id: f.optional("id"),
                 slot_number: f.optional("slotNumber"),
@@ -7767,7 +7869,7 @@ impl<'de> serde::Deserialize<'de> for FamilyModelSlotBo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("FamilyModelSlotBo"))
     }
 }
@@ -7840,13 +7942,16 @@ pub struct FamilyModelSlotView {
 )]
 impl serde::Serialize for FamilyModelSlotView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &FamilyModelSlotView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &FamilyModelSlotView,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("slotNumber", &v.slot_number);
             w.optional("enable", &v.enable);
             w.optional("option", &v.option);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7862,8 +7967,11 @@ impl<'de> serde::Deserialize<'de> for FamilyModelSlotView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<FamilyModelSlotView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            FamilyModelSlotView,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = FamilyModelSlotView {
                 slot_number: f.optional("slotNumber"),
                 enable: f.optional("enable"),
@@ -7873,7 +7981,7 @@ impl<'de> serde::Deserialize<'de> for FamilyModelSlotView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("FamilyModelSlotView"))
     }
 }
@@ -7930,12 +8038,12 @@ pub struct File {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for File {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &File, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &File, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.field("id", &v.id);
             w.field("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7946,8 +8054,8 @@ impl<'de> serde::Deserialize<'de> for File {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<File, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<File, ruckus_one_runtime::internal::object::FieldError> {
             let value = File {
                 id: f.required("id")?,
                 name: f.required("name")?,
@@ -7955,7 +8063,7 @@ impl<'de> serde::Deserialize<'de> for File {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("File"))
     }
 }
@@ -7989,11 +8097,14 @@ pub struct FileResponse {
 #[cfg(any(feature = "network-enrollments", feature = "network-workflows"))]
 impl serde::Serialize for FileResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &FileResponse, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &FileResponse,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("url", &v.url);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -8004,15 +8115,15 @@ impl<'de> serde::Deserialize<'de> for FileResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<FileResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<FileResponse, ruckus_one_runtime::internal::object::FieldError> {
             let value = FileResponse {
                 url: f.required("url")?,
                 additional_fields: f.rest(),
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("FileResponse"))
     }
 }
@@ -8147,7 +8258,10 @@ pub struct GeoLocation {
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for GeoLocation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &GeoLocation, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &GeoLocation,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional_number("verticalUncertainty", v.vertical_uncertainty);
             w.optional_number("lateralUncertainty", v.lateral_uncertainty);
             w.optional_number("latitude", v.latitude);
@@ -8156,7 +8270,7 @@ impl serde::Serialize for GeoLocation {
             w.optional("source", &v.source);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -8167,8 +8281,8 @@ impl<'de> serde::Deserialize<'de> for GeoLocation {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<GeoLocation, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<GeoLocation, ruckus_one_runtime::internal::object::FieldError> {
             let value = GeoLocation {
                 vertical_uncertainty: f.optional("verticalUncertainty"),
                 lateral_uncertainty: f.optional("lateralUncertainty"),
@@ -8181,7 +8295,7 @@ impl<'de> serde::Deserialize<'de> for GeoLocation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("GeoLocation"))
     }
 }
@@ -8261,7 +8375,7 @@ pub struct GuestPage {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for GuestPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &GuestPage, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &GuestPage, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("advertImage", &v.advert_image);
             w.optional("langCode", &v.lang_code);
             w.optional("logoImage", &v.logo_image);
@@ -8273,7 +8387,7 @@ impl serde::Serialize for GuestPage {
             w.optional("wifi4EuNetworkId", &v.wifi4_eu_network_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -8284,8 +8398,8 @@ impl<'de> serde::Deserialize<'de> for GuestPage {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<GuestPage, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<GuestPage, ruckus_one_runtime::internal::object::FieldError> {
             let value = GuestPage {
                 advert_image: f.optional("advertImage"),
                 lang_code: f.optional("langCode"),
@@ -8301,7 +8415,7 @@ impl<'de> serde::Deserialize<'de> for GuestPage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("GuestPage"))
     }
 }
@@ -8391,13 +8505,13 @@ impl serde::Serialize for GuestSmsPasswordDuration {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &GuestSmsPasswordDuration,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("duration", &v.duration);
             w.optional("unit", &v.unit);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -8408,8 +8522,11 @@ impl<'de> serde::Deserialize<'de> for GuestSmsPasswordDuration {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<GuestSmsPasswordDuration, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            GuestSmsPasswordDuration,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = GuestSmsPasswordDuration {
                 duration: f.optional("duration"),
                 unit: f.optional("unit"),
@@ -8418,7 +8535,7 @@ impl<'de> serde::Deserialize<'de> for GuestSmsPasswordDuration {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("GuestSmsPasswordDuration"))
     }
 }
@@ -8548,7 +8665,10 @@ pub struct GuestWifiNetwork {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for GuestWifiNetwork {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &GuestWifiNetwork, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &GuestWifiNetwork,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.field("name", &v.name);
             w.optional("description", &v.description);
@@ -8559,7 +8679,7 @@ impl serde::Serialize for GuestWifiNetwork {
             w.optional("venues", &v.venues);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -8570,8 +8690,8 @@ impl<'de> serde::Deserialize<'de> for GuestWifiNetwork {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<GuestWifiNetwork, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<GuestWifiNetwork, ruckus_one_runtime::internal::object::FieldError> {
             let value = GuestWifiNetwork {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -8586,7 +8706,7 @@ impl<'de> serde::Deserialize<'de> for GuestWifiNetwork {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("GuestWifiNetwork"))
     }
 }
@@ -8636,350 +8756,5 @@ impl GuestWifiNetwork {
     pub fn with_venues(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
         self.venues = Some(value.into());
         self
-    }
-}
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-/// Provenance: reference (wifi_api-17.3.3.205.yaml GuestWifiPortal).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct GuestWifiPortal {
-    /// Default: true.
-    pub enable_self_service: Option<bool>,
-    /// Default: false.
-    pub enable_sms_login: Option<bool>,
-    /// Default: false.
-    pub end_of_day_reauth_delay: Option<bool>,
-    pub external_portal_key: Option<String>,
-    pub external_portal_url: Option<String>,
-    /// May be null.
-    pub guest_network_type: Option<GuestWifiPortalGuestNetworkType>,
-    pub guest_page: Option<GuestPage>,
-    pub host_guest_config: Option<HostGuestConfig>,
-    /// Default: 120; format: int32; maximum: 65535; minimum: 1.
-    pub lockout_period: Option<i64>,
-    /// Default: false.
-    pub lockout_period_enabled: Option<bool>,
-    /// Default: 240; format: int32; maximum: 70560; minimum: 1.
-    pub mac_credentials_duration: Option<i64>,
-    /// Default: 1; format: int32; minimum: 0.
-    pub max_devices: Option<i64>,
-    pub redirect_url: Option<String>,
-    pub sms_password_duration: Option<GuestSmsPasswordDuration>,
-    pub social_domains: Option<Vec<String>>,
-    /// Default: false.
-    pub social_emails: Option<bool>,
-    pub social_identities: Option<SocialIdentities>,
-    /// Default: 60; format: int32; maximum: 14399; minimum: 1.
-    pub user_session_grace_period: Option<i64>,
-    /// Default: 1440; format: int32; maximum: 14400; minimum: 2.
-    pub user_session_timeout: Option<i64>,
-    pub walled_gardens: Option<Vec<String>>,
-    pub wispr_page: Option<WifiWisprPage>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-impl serde::Serialize for GuestWifiPortal {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &GuestWifiPortal, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("enableSelfService", &v.enable_self_service);
-            w.optional("enableSmsLogin", &v.enable_sms_login);
-            w.optional("endOfDayReauthDelay", &v.end_of_day_reauth_delay);
-            w.optional("externalPortalKey", &v.external_portal_key);
-            w.optional("externalPortalUrl", &v.external_portal_url);
-            w.field("guestNetworkType", &v.guest_network_type);
-            w.optional("guestPage", &v.guest_page);
-            w.optional("hostGuestConfig", &v.host_guest_config);
-            w.optional("lockoutPeriod", &v.lockout_period);
-            w.optional("lockoutPeriodEnabled", &v.lockout_period_enabled);
-            w.optional("macCredentialsDuration", &v.mac_credentials_duration);
-            w.optional("maxDevices", &v.max_devices);
-            w.optional("redirectUrl", &v.redirect_url);
-            w.optional("smsPasswordDuration", &v.sms_password_duration);
-            w.optional("socialDomains", &v.social_domains);
-            w.optional("socialEmails", &v.social_emails);
-            w.optional("socialIdentities", &v.social_identities);
-            w.optional("userSessionGracePeriod", &v.user_session_grace_period);
-            w.optional("userSessionTimeout", &v.user_session_timeout);
-            w.optional("walledGardens", &v.walled_gardens);
-            w.optional("wisprPage", &v.wispr_page);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-impl<'de> serde::Deserialize<'de> for GuestWifiPortal {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<GuestWifiPortal, ruckus_one_runtime::object::FieldError> {
-            let value = GuestWifiPortal {
-                enable_self_service: f.optional("enableSelfService"),
-                enable_sms_login: f.optional("enableSmsLogin"),
-                end_of_day_reauth_delay: f.optional("endOfDayReauthDelay"),
-                external_portal_key: f.optional("externalPortalKey"),
-                external_portal_url: f.optional("externalPortalUrl"),
-                guest_network_type: f.optional("guestNetworkType"),
-                guest_page: f.optional("guestPage"),
-                host_guest_config: f.optional("hostGuestConfig"),
-                lockout_period: f.optional("lockoutPeriod"),
-                lockout_period_enabled: f.optional("lockoutPeriodEnabled"),
-                mac_credentials_duration: f.optional("macCredentialsDuration"),
-                max_devices: f.optional("maxDevices"),
-                redirect_url: f.optional("redirectUrl"),
-                sms_password_duration: f.optional("smsPasswordDuration"),
-                social_domains: f.optional("socialDomains"),
-                social_emails: f.optional("socialEmails"),
-                social_identities: f.optional("socialIdentities"),
-                user_session_grace_period: f.optional("userSessionGracePeriod"),
-                user_session_timeout: f.optional("userSessionTimeout"),
-                walled_gardens: f.optional("walledGardens"),
-                wispr_page: f.optional("wisprPage"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("GuestWifiPortal"))
-    }
-}
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-impl GuestWifiPortal {
-    /// Creates a value with every field empty.
-    #[inline]
-    pub fn new() -> Self {
-        Self {
-            enable_self_service: None,
-            enable_sms_login: None,
-            end_of_day_reauth_delay: None,
-            external_portal_key: None,
-            external_portal_url: None,
-            guest_network_type: None,
-            guest_page: None,
-            host_guest_config: None,
-            lockout_period: None,
-            lockout_period_enabled: None,
-            mac_credentials_duration: None,
-            max_devices: None,
-            redirect_url: None,
-            sms_password_duration: None,
-            social_domains: None,
-            social_emails: None,
-            social_identities: None,
-            user_session_grace_period: None,
-            user_session_timeout: None,
-            walled_gardens: None,
-            wispr_page: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `enableSelfService`.
-    pub fn with_enable_self_service(mut self, value: impl Into<bool>) -> Self {
-        self.enable_self_service = Some(value.into());
-        self
-    }
-    /// Sets `enableSmsLogin`.
-    pub fn with_enable_sms_login(mut self, value: impl Into<bool>) -> Self {
-        self.enable_sms_login = Some(value.into());
-        self
-    }
-    /// Sets `endOfDayReauthDelay`.
-    pub fn with_end_of_day_reauth_delay(mut self, value: impl Into<bool>) -> Self {
-        self.end_of_day_reauth_delay = Some(value.into());
-        self
-    }
-    /// Sets `externalPortalKey`.
-    pub fn with_external_portal_key(mut self, value: impl Into<String>) -> Self {
-        self.external_portal_key = Some(value.into());
-        self
-    }
-    /// Sets `externalPortalUrl`.
-    pub fn with_external_portal_url(mut self, value: impl Into<String>) -> Self {
-        self.external_portal_url = Some(value.into());
-        self
-    }
-    /// Sets `guestNetworkType`.
-    pub fn with_guest_network_type(
-        mut self,
-        value: impl Into<GuestWifiPortalGuestNetworkType>,
-    ) -> Self {
-        self.guest_network_type = Some(value.into());
-        self
-    }
-    /// Sets `guestPage`.
-    pub fn with_guest_page(mut self, value: impl Into<GuestPage>) -> Self {
-        self.guest_page = Some(value.into());
-        self
-    }
-    /// Sets `hostGuestConfig`.
-    pub fn with_host_guest_config(mut self, value: impl Into<HostGuestConfig>) -> Self {
-        self.host_guest_config = Some(value.into());
-        self
-    }
-    /// Sets `lockoutPeriod`.
-    pub fn with_lockout_period(mut self, value: impl Into<i64>) -> Self {
-        self.lockout_period = Some(value.into());
-        self
-    }
-    /// Sets `lockoutPeriodEnabled`.
-    pub fn with_lockout_period_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.lockout_period_enabled = Some(value.into());
-        self
-    }
-    /// Sets `macCredentialsDuration`.
-    pub fn with_mac_credentials_duration(mut self, value: impl Into<i64>) -> Self {
-        self.mac_credentials_duration = Some(value.into());
-        self
-    }
-    /// Sets `maxDevices`.
-    pub fn with_max_devices(mut self, value: impl Into<i64>) -> Self {
-        self.max_devices = Some(value.into());
-        self
-    }
-    /// Sets `redirectUrl`.
-    pub fn with_redirect_url(mut self, value: impl Into<String>) -> Self {
-        self.redirect_url = Some(value.into());
-        self
-    }
-    /// Sets `smsPasswordDuration`.
-    pub fn with_sms_password_duration(
-        mut self,
-        value: impl Into<GuestSmsPasswordDuration>,
-    ) -> Self {
-        self.sms_password_duration = Some(value.into());
-        self
-    }
-    /// Sets `socialDomains`.
-    pub fn with_social_domains(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.social_domains = Some(value.into());
-        self
-    }
-    /// Sets `socialEmails`.
-    pub fn with_social_emails(mut self, value: impl Into<bool>) -> Self {
-        self.social_emails = Some(value.into());
-        self
-    }
-    /// Sets `socialIdentities`.
-    pub fn with_social_identities(mut self, value: impl Into<SocialIdentities>) -> Self {
-        self.social_identities = Some(value.into());
-        self
-    }
-    /// Sets `userSessionGracePeriod`.
-    pub fn with_user_session_grace_period(mut self, value: impl Into<i64>) -> Self {
-        self.user_session_grace_period = Some(value.into());
-        self
-    }
-    /// Sets `userSessionTimeout`.
-    pub fn with_user_session_timeout(mut self, value: impl Into<i64>) -> Self {
-        self.user_session_timeout = Some(value.into());
-        self
-    }
-    /// Sets `walledGardens`.
-    pub fn with_walled_gardens(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.walled_gardens = Some(value.into());
-        self
-    }
-    /// Sets `wisprPage`.
-    pub fn with_wispr_page(mut self, value: impl Into<WifiWisprPage>) -> Self {
-        self.wispr_page = Some(value.into());
-        self
-    }
-}
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-/// Provenance: reference (wifi_api-17.3.3.205.yaml GuestWifiPortal (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum GuestWifiPortalGuestNetworkType {
-    /// `ClickThrough`
-    ClickThrough,
-    /// `SelfSignIn`
-    SelfSignIn,
-    /// `HostApproval`
-    HostApproval,
-    /// `GuestPass`
-    GuestPass,
-    /// `WISPr`
-    WisPr,
-    /// `Cloudpath`
-    Cloudpath,
-    /// `Directory`
-    Directory,
-    /// `SAML`
-    Saml,
-    /// `Workflow`
-    Workflow,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-impl GuestWifiPortalGuestNetworkType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::ClickThrough => "ClickThrough",
-            Self::SelfSignIn => "SelfSignIn",
-            Self::HostApproval => "HostApproval",
-            Self::GuestPass => "GuestPass",
-            Self::WisPr => "WISPr",
-            Self::Cloudpath => "Cloudpath",
-            Self::Directory => "Directory",
-            Self::Saml => "SAML",
-            Self::Workflow => "Workflow",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-impl From<&str> for GuestWifiPortalGuestNetworkType {
-    fn from(s: &str) -> Self {
-        match s {
-            "ClickThrough" => Self::ClickThrough,
-            "SelfSignIn" => Self::SelfSignIn,
-            "HostApproval" => Self::HostApproval,
-            "GuestPass" => Self::GuestPass,
-            "WISPr" => Self::WisPr,
-            "Cloudpath" => Self::Cloudpath,
-            "Directory" => Self::Directory,
-            "SAML" => Self::Saml,
-            "Workflow" => Self::Workflow,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-impl std::fmt::Display for GuestWifiPortalGuestNetworkType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-impl serde::Serialize for GuestWifiPortalGuestNetworkType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-impl<'de> serde::Deserialize<'de> for GuestWifiPortalGuestNetworkType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }

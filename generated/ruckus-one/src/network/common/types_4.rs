@@ -164,7 +164,7 @@ impl serde::Serialize for PskWifiWlanAdvancedCustomization {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PskWifiWlanAdvancedCustomization,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional(
                 "applicationVisibilityEnabled",
@@ -298,7 +298,7 @@ impl serde::Serialize for PskWifiWlanAdvancedCustomization {
             w.optional("wifiCallingEnabled", &v.wifi_calling_enabled);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -309,10 +309,10 @@ impl<'de> serde::Deserialize<'de> for PskWifiWlanAdvancedCustomization {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             PskWifiWlanAdvancedCustomization,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = PskWifiWlanAdvancedCustomization {
                 application_visibility_enabled: f
@@ -414,7 +414,7 @@ impl<'de> serde::Deserialize<'de> for PskWifiWlanAdvancedCustomization {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PskWifiWlanAdvancedCustomization"))
     }
 }
@@ -1043,7 +1043,7 @@ pub struct QosMapRule {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for QosMapRule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &QosMapRule, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &QosMapRule, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("dscpExceptionValues", &v.dscp_exception_values);
             w.field("dscpHigh", &v.dscp_high);
             w.field("dscpLow", &v.dscp_low);
@@ -1051,7 +1051,7 @@ impl serde::Serialize for QosMapRule {
             w.field("priority", &v.priority);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1062,8 +1062,8 @@ impl<'de> serde::Deserialize<'de> for QosMapRule {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<QosMapRule, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<QosMapRule, ruckus_one_runtime::internal::object::FieldError> {
             let value = QosMapRule {
                 dscp_exception_values: f.optional("dscpExceptionValues"),
                 dscp_high: f.required("dscpHigh")?,
@@ -1075,7 +1075,7 @@ impl<'de> serde::Deserialize<'de> for QosMapRule {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("QosMapRule"))
     }
 }
@@ -1122,11 +1122,14 @@ pub struct QosMapSetOptions {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for QosMapSetOptions {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &QosMapSetOptions, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &QosMapSetOptions,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("rules", &v.rules);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1137,8 +1140,8 @@ impl<'de> serde::Deserialize<'de> for QosMapSetOptions {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<QosMapSetOptions, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<QosMapSetOptions, ruckus_one_runtime::internal::object::FieldError> {
             let value = QosMapSetOptions {
                 rules: f.optional("rules"),
                 additional_fields: f.rest(),
@@ -1146,7 +1149,7 @@ impl<'de> serde::Deserialize<'de> for QosMapSetOptions {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("QosMapSetOptions"))
     }
 }
@@ -1256,12 +1259,15 @@ pub struct QosMatchField {
 )]
 impl serde::Serialize for QosMatchField {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &QosMatchField, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &QosMatchField,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("field", &v.field);
             w.optional("value", &v.value);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1304,8 +1310,8 @@ impl<'de> serde::Deserialize<'de> for QosMatchField {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<QosMatchField, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<QosMatchField, ruckus_one_runtime::internal::object::FieldError> {
             let value = QosMatchField {
                 field: f.optional("field"),
                 value: f.optional("value"),
@@ -1314,7 +1320,7 @@ impl<'de> serde::Deserialize<'de> for QosMatchField {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("QosMatchField"))
     }
 }
@@ -1596,7 +1602,10 @@ pub struct QueryRequest {
 )]
 impl serde::Serialize for QueryRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &QueryRequest, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &QueryRequest,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("page", &v.page);
             w.optional("pageSize", &v.page_size);
             w.optional("sortField", &v.sort_field);
@@ -1626,7 +1635,7 @@ impl serde::Serialize for QueryRequest {
             w.optional("venueId", &v.venue_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1666,8 +1675,8 @@ impl<'de> serde::Deserialize<'de> for QueryRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<QueryRequest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<QueryRequest, ruckus_one_runtime::internal::object::FieldError> {
             let value = QueryRequest {
                 page: f.optional("page"),
                 page_size: f.optional("pageSize"),
@@ -1701,7 +1710,7 @@ impl<'de> serde::Deserialize<'de> for QueryRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("QueryRequest"))
     }
 }
@@ -1954,7 +1963,10 @@ pub struct QueryResponse {
 )]
 impl serde::Serialize for QueryResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &QueryResponse, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &QueryResponse,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("data", &v.data);
             w.optional("fields", &v.fields);
@@ -1963,7 +1975,7 @@ impl serde::Serialize for QueryResponse {
             w.optional("totalPages", &v.total_pages);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1983,8 +1995,8 @@ impl<'de> serde::Deserialize<'de> for QueryResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<QueryResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<QueryResponse, ruckus_one_runtime::internal::object::FieldError> {
             let value = QueryResponse {
                 id: f.optional("id"),
                 data: f.optional("data"),
@@ -1997,7 +2009,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("QueryResponse"))
     }
 }
@@ -2088,7 +2100,7 @@ impl serde::Serialize for QueryResponseAccessControlProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponseAccessControlProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -2100,7 +2112,7 @@ impl serde::Serialize for QueryResponseAccessControlProfileQueryData {
             w.optional("totalPages", &v.total_pages);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2113,10 +2125,10 @@ impl<'de> serde::Deserialize<'de> for QueryResponseAccessControlProfileQueryData
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponseAccessControlProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseAccessControlProfileQueryData {
                 fields: f.optional("fields"),
@@ -2132,7 +2144,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseAccessControlProfileQueryData
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("QueryResponseAccessControlProfileQueryData"))
     }
@@ -2233,7 +2245,7 @@ impl serde::Serialize for QueryResponseApGroupQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponseApGroupQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -2244,7 +2256,7 @@ impl serde::Serialize for QueryResponseApGroupQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2257,10 +2269,10 @@ impl<'de> serde::Deserialize<'de> for QueryResponseApGroupQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponseApGroupQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseApGroupQueryData {
                 fields: f.optional("fields"),
@@ -2275,7 +2287,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseApGroupQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("QueryResponseApGroupQueryData"))
     }
 }
@@ -2368,7 +2380,7 @@ impl serde::Serialize for QueryResponseApplicationPolicyQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponseApplicationPolicyQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -2380,7 +2392,7 @@ impl serde::Serialize for QueryResponseApplicationPolicyQueryData {
             w.optional("totalPages", &v.total_pages);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2393,10 +2405,10 @@ impl<'de> serde::Deserialize<'de> for QueryResponseApplicationPolicyQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponseApplicationPolicyQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseApplicationPolicyQueryData {
                 fields: f.optional("fields"),
@@ -2412,7 +2424,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseApplicationPolicyQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("QueryResponseApplicationPolicyQueryData"))
     }
@@ -2512,7 +2524,7 @@ impl serde::Serialize for QueryResponseDevicePolicyQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponseDevicePolicyQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -2524,7 +2536,7 @@ impl serde::Serialize for QueryResponseDevicePolicyQueryData {
             w.optional("totalPages", &v.total_pages);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2537,10 +2549,10 @@ impl<'de> serde::Deserialize<'de> for QueryResponseDevicePolicyQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponseDevicePolicyQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseDevicePolicyQueryData {
                 fields: f.optional("fields"),
@@ -2556,7 +2568,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseDevicePolicyQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("QueryResponseDevicePolicyQueryData"))
     }
 }
@@ -2659,7 +2671,7 @@ impl serde::Serialize for QueryResponseDhcpConfigServiceProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponseDhcpConfigServiceProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -2670,7 +2682,7 @@ impl serde::Serialize for QueryResponseDhcpConfigServiceProfileQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2686,10 +2698,10 @@ impl<'de> serde::Deserialize<'de> for QueryResponseDhcpConfigServiceProfileQuery
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponseDhcpConfigServiceProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseDhcpConfigServiceProfileQueryData {
                 fields: f.optional("fields"),
@@ -2704,7 +2716,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseDhcpConfigServiceProfileQuery
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("QueryResponseDhcpConfigServiceProfileQueryData"))
     }
@@ -2798,7 +2810,7 @@ impl serde::Serialize for QueryResponseEthernetPortProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponseEthernetPortProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -2809,7 +2821,7 @@ impl serde::Serialize for QueryResponseEthernetPortProfileQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2820,10 +2832,10 @@ impl<'de> serde::Deserialize<'de> for QueryResponseEthernetPortProfileQueryData 
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponseEthernetPortProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseEthernetPortProfileQueryData {
                 fields: f.optional("fields"),
@@ -2838,7 +2850,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseEthernetPortProfileQueryData 
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("QueryResponseEthernetPortProfileQueryData"))
     }
@@ -2933,7 +2945,7 @@ impl serde::Serialize for QueryResponseL2AclPolicyQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponseL2AclPolicyQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -2945,7 +2957,7 @@ impl serde::Serialize for QueryResponseL2AclPolicyQueryData {
             w.optional("totalPages", &v.total_pages);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2958,10 +2970,10 @@ impl<'de> serde::Deserialize<'de> for QueryResponseL2AclPolicyQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponseL2AclPolicyQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseL2AclPolicyQueryData {
                 fields: f.optional("fields"),
@@ -2977,7 +2989,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseL2AclPolicyQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("QueryResponseL2AclPolicyQueryData"))
     }
 }
@@ -3076,7 +3088,7 @@ impl serde::Serialize for QueryResponseL3AclPolicyQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponseL3AclPolicyQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -3088,7 +3100,7 @@ impl serde::Serialize for QueryResponseL3AclPolicyQueryData {
             w.optional("totalPages", &v.total_pages);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3101,10 +3113,10 @@ impl<'de> serde::Deserialize<'de> for QueryResponseL3AclPolicyQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponseL3AclPolicyQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseL3AclPolicyQueryData {
                 fields: f.optional("fields"),
@@ -3120,7 +3132,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseL3AclPolicyQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("QueryResponseL3AclPolicyQueryData"))
     }
 }
@@ -3225,7 +3237,7 @@ impl serde::Serialize for QueryResponseRadiusServerProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponseRadiusServerProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -3237,7 +3249,7 @@ impl serde::Serialize for QueryResponseRadiusServerProfileQueryData {
             w.optional("totalPages", &v.total_pages);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3253,10 +3265,10 @@ impl<'de> serde::Deserialize<'de> for QueryResponseRadiusServerProfileQueryData 
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponseRadiusServerProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseRadiusServerProfileQueryData {
                 fields: f.optional("fields"),
@@ -3272,7 +3284,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseRadiusServerProfileQueryData 
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("QueryResponseRadiusServerProfileQueryData"))
     }
@@ -3376,7 +3388,7 @@ impl serde::Serialize for QueryResponseRoguePolicyQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponseRoguePolicyQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -3387,7 +3399,7 @@ impl serde::Serialize for QueryResponseRoguePolicyQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3400,10 +3412,10 @@ impl<'de> serde::Deserialize<'de> for QueryResponseRoguePolicyQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponseRoguePolicyQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseRoguePolicyQueryData {
                 fields: f.optional("fields"),
@@ -3418,7 +3430,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseRoguePolicyQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("QueryResponseRoguePolicyQueryData"))
     }
 }
@@ -3515,7 +3527,7 @@ impl serde::Serialize for QueryResponseSyslogServerProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponseSyslogServerProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -3526,7 +3538,7 @@ impl serde::Serialize for QueryResponseSyslogServerProfileQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3542,10 +3554,10 @@ impl<'de> serde::Deserialize<'de> for QueryResponseSyslogServerProfileQueryData 
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponseSyslogServerProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseSyslogServerProfileQueryData {
                 fields: f.optional("fields"),
@@ -3560,7 +3572,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseSyslogServerProfileQueryData 
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("QueryResponseSyslogServerProfileQueryData"))
     }
@@ -3654,7 +3666,7 @@ impl serde::Serialize for QueryResponseVlanPoolProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponseVlanPoolProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -3665,7 +3677,7 @@ impl serde::Serialize for QueryResponseVlanPoolProfileQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3676,10 +3688,10 @@ impl<'de> serde::Deserialize<'de> for QueryResponseVlanPoolProfileQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponseVlanPoolProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseVlanPoolProfileQueryData {
                 fields: f.optional("fields"),
@@ -3694,7 +3706,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseVlanPoolProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("QueryResponseVlanPoolProfileQueryData"))
     }
 }
@@ -3789,7 +3801,7 @@ impl serde::Serialize for QueryResponseWifiCallingServiceProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponseWifiCallingServiceProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -3800,7 +3812,7 @@ impl serde::Serialize for QueryResponseWifiCallingServiceProfileQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3816,10 +3828,10 @@ impl<'de> serde::Deserialize<'de> for QueryResponseWifiCallingServiceProfileQuer
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponseWifiCallingServiceProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseWifiCallingServiceProfileQueryData {
                 fields: f.optional("fields"),
@@ -3834,7 +3846,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseWifiCallingServiceProfileQuer
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("QueryResponseWifiCallingServiceProfileQueryData"))
     }
@@ -3963,7 +3975,10 @@ pub struct QueryResult {
 )]
 impl serde::Serialize for QueryResult {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &QueryResult, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &QueryResult,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("data", &v.data);
@@ -3976,7 +3991,7 @@ impl serde::Serialize for QueryResult {
             w.optional("totalPages", &v.total_pages);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4000,8 +4015,8 @@ impl<'de> serde::Deserialize<'de> for QueryResult {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<QueryResult, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<QueryResult, ruckus_one_runtime::internal::object::FieldError> {
             let value = QueryResult {
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -4018,7 +4033,7 @@ impl<'de> serde::Deserialize<'de> for QueryResult {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("QueryResult"))
     }
 }
@@ -4141,7 +4156,10 @@ pub struct Radio6GhzSettings {
 }
 impl serde::Serialize for Radio6GhzSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Radio6GhzSettings, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &Radio6GhzSettings,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional(
                 "enableMulticastDownlinkRateLimiting",
                 &v.enable_multicast_downlink_rate_limiting,
@@ -4158,7 +4176,7 @@ impl serde::Serialize for Radio6GhzSettings {
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4168,8 +4186,11 @@ impl<'de> serde::Deserialize<'de> for Radio6GhzSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Radio6GhzSettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            Radio6GhzSettings,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = Radio6GhzSettings {
                 enable_multicast_downlink_rate_limiting: f
                     .optional("enableMulticastDownlinkRateLimiting"),
@@ -4185,7 +4206,7 @@ impl<'de> serde::Deserialize<'de> for Radio6GhzSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Radio6GhzSettings"))
     }
 }
@@ -4269,7 +4290,10 @@ pub struct RadiusOptions {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for RadiusOptions {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &RadiusOptions, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &RadiusOptions,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("calledStationIdType", &v.called_station_id_type);
             w.optional("nasIdDelimiter", &v.nas_id_delimiter);
             w.optional("nasIdType", &v.nas_id_type);
@@ -4280,7 +4304,7 @@ impl serde::Serialize for RadiusOptions {
             w.optional("userDefinedNasId", &v.user_defined_nas_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4291,8 +4315,8 @@ impl<'de> serde::Deserialize<'de> for RadiusOptions {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<RadiusOptions, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<RadiusOptions, ruckus_one_runtime::internal::object::FieldError> {
             let value = RadiusOptions {
                 called_station_id_type: f.optional("calledStationIdType"),
                 nas_id_delimiter: f.optional("nasIdDelimiter"),
@@ -4307,7 +4331,7 @@ impl<'de> serde::Deserialize<'de> for RadiusOptions {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("RadiusOptions"))
     }
 }
@@ -4404,7 +4428,10 @@ pub struct RadiusServerProfile {
 )]
 impl serde::Serialize for RadiusServerProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &RadiusServerProfile, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &RadiusServerProfile,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.field("primary", &v.primary);
@@ -4412,7 +4439,7 @@ impl serde::Serialize for RadiusServerProfile {
             w.optional("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4428,8 +4455,11 @@ impl<'de> serde::Deserialize<'de> for RadiusServerProfile {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<RadiusServerProfile, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            RadiusServerProfile,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = RadiusServerProfile {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -4441,7 +4471,7 @@ impl<'de> serde::Deserialize<'de> for RadiusServerProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("RadiusServerProfile"))
     }
 }
@@ -4537,7 +4567,7 @@ impl serde::Serialize for RadiusServerProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &RadiusServerProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
@@ -4556,7 +4586,7 @@ impl serde::Serialize for RadiusServerProfileQueryData {
             w.optional("tenantId", &v.tenant_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4572,10 +4602,10 @@ impl<'de> serde::Deserialize<'de> for RadiusServerProfileQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             RadiusServerProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = RadiusServerProfileQueryData {
                 id: f.optional("id"),
@@ -4598,7 +4628,7 @@ impl<'de> serde::Deserialize<'de> for RadiusServerProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("RadiusServerProfileQueryData"))
     }
 }
@@ -4829,14 +4859,17 @@ pub struct RadiusServerV11 {
 )]
 impl serde::Serialize for RadiusServerV11 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &RadiusServerV11, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &RadiusServerV11,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("autoFallbackDisable", &v.auto_fallback_disable);
             w.field("ip", &v.ip);
             w.field("port", &v.port);
             w.optional("sharedSecret", &v.shared_secret);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4852,8 +4885,8 @@ impl<'de> serde::Deserialize<'de> for RadiusServerV11 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<RadiusServerV11, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<RadiusServerV11, ruckus_one_runtime::internal::object::FieldError> {
             let value = RadiusServerV11 {
                 auto_fallback_disable: f.optional("autoFallbackDisable"),
                 ip: f.required("ip")?,
@@ -4864,7 +4897,7 @@ impl<'de> serde::Deserialize<'de> for RadiusServerV11 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("RadiusServerV11"))
     }
 }
@@ -4984,14 +5017,17 @@ pub struct RangeFilter {
 )]
 impl serde::Serialize for RangeFilter {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &RangeFilter, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &RangeFilter,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("field", &v.field);
             w.optional("gte", &v.gte);
             w.optional("lte", &v.lte);
             w.optional("lt", &v.lt);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5034,8 +5070,8 @@ impl<'de> serde::Deserialize<'de> for RangeFilter {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<RangeFilter, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<RangeFilter, ruckus_one_runtime::internal::object::FieldError> {
             let value = RangeFilter {
                 field: f.optional("field"),
                 gte: f.optional("gte"),
@@ -5046,7 +5082,7 @@ impl<'de> serde::Deserialize<'de> for RangeFilter {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("RangeFilter"))
     }
 }
@@ -5142,13 +5178,16 @@ pub struct RateLimiting {
 )]
 impl serde::Serialize for RateLimiting {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &RateLimiting, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &RateLimiting,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("downlinkLimit", &v.downlink_limit);
             w.optional("enabled", &v.enabled);
             w.optional("uplinkLimit", &v.uplink_limit);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5161,8 +5200,8 @@ impl<'de> serde::Deserialize<'de> for RateLimiting {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<RateLimiting, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<RateLimiting, ruckus_one_runtime::internal::object::FieldError> {
             let value = RateLimiting {
                 downlink_limit: f.optional("downlinkLimit"),
                 enabled: f.optional("enabled"),
@@ -5172,7 +5211,7 @@ impl<'de> serde::Deserialize<'de> for RateLimiting {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("RateLimiting"))
     }
 }
@@ -5224,12 +5263,12 @@ pub struct ResponseBo {
 #[cfg(any(feature = "network-msp", feature = "network-tenants"))]
 impl serde::Serialize for ResponseBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ResponseBo, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &ResponseBo, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.field("requestId", &v.request_id);
             w.optional("tenantId", &v.tenant_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5240,8 +5279,8 @@ impl<'de> serde::Deserialize<'de> for ResponseBo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ResponseBo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ResponseBo, ruckus_one_runtime::internal::object::FieldError> {
             let value = ResponseBo {
                 request_id: f.required("requestId")?,
                 tenant_id: f.optional("tenantId"),
@@ -5250,7 +5289,7 @@ impl<'de> serde::Deserialize<'de> for ResponseBo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ResponseBo"))
     }
 }
@@ -5302,7 +5341,7 @@ impl serde::Serialize for RogueClassificationPolicyRule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &RogueClassificationPolicyRule,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("classification", &v.classification);
             w.optional("moreInfo", &v.more_info);
@@ -5311,7 +5350,7 @@ impl serde::Serialize for RogueClassificationPolicyRule {
             w.field("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5324,10 +5363,10 @@ impl<'de> serde::Deserialize<'de> for RogueClassificationPolicyRule {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             RogueClassificationPolicyRule,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = RogueClassificationPolicyRule {
                 classification: f.optional("classification"),
@@ -5340,7 +5379,7 @@ impl<'de> serde::Deserialize<'de> for RogueClassificationPolicyRule {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("RogueClassificationPolicyRule"))
     }
 }
@@ -5595,13 +5634,16 @@ pub struct RogueDetectionData {
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl serde::Serialize for RogueDetectionData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &RogueDetectionData, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &RogueDetectionData,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("policyId", &v.policy_id);
             w.optional("policyName", &v.policy_name);
             w.optional("enabled", &v.enabled);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5612,8 +5654,11 @@ impl<'de> serde::Deserialize<'de> for RogueDetectionData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<RogueDetectionData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            RogueDetectionData,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = RogueDetectionData {
                 policy_id: f.optional("policyId"),
                 policy_name: f.optional("policyName"),
@@ -5623,7 +5668,7 @@ impl<'de> serde::Deserialize<'de> for RogueDetectionData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("RogueDetectionData"))
     }
 }
@@ -5683,7 +5728,10 @@ pub struct RoguePolicy {
 )]
 impl serde::Serialize for RoguePolicy {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &RoguePolicy, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &RoguePolicy,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("description", &v.description);
             w.optional("id", &v.id);
             w.field("name", &v.name);
@@ -5691,7 +5739,7 @@ impl serde::Serialize for RoguePolicy {
             w.optional("venues", &v.venues);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5704,8 +5752,8 @@ impl<'de> serde::Deserialize<'de> for RoguePolicy {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<RoguePolicy, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<RoguePolicy, ruckus_one_runtime::internal::object::FieldError> {
             let value = RoguePolicy {
                 description: f.optional("description"),
                 id: f.optional("id"),
@@ -5717,7 +5765,7 @@ impl<'de> serde::Deserialize<'de> for RoguePolicy {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("RoguePolicy"))
     }
 }
@@ -5786,7 +5834,10 @@ pub struct RoguePolicyQueryData {
 )]
 impl serde::Serialize for RoguePolicyQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &RoguePolicyQueryData, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &RoguePolicyQueryData,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("description", &v.description);
@@ -5794,7 +5845,7 @@ impl serde::Serialize for RoguePolicyQueryData {
             w.optional("venueIds", &v.venue_ids);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5807,8 +5858,11 @@ impl<'de> serde::Deserialize<'de> for RoguePolicyQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<RoguePolicyQueryData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            RoguePolicyQueryData,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = RoguePolicyQueryData {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -5820,7 +5874,7 @@ impl<'de> serde::Deserialize<'de> for RoguePolicyQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("RoguePolicyQueryData"))
     }
 }
@@ -6449,12 +6503,15 @@ pub struct SignedUrlResponse {
 #[cfg(any(feature = "network-files", feature = "network-wireless-venues"))]
 impl serde::Serialize for SignedUrlResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SignedUrlResponse, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &SignedUrlResponse,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("fileId", &v.file_id);
             w.optional("signedUrl", &v.signed_url);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6465,8 +6522,11 @@ impl<'de> serde::Deserialize<'de> for SignedUrlResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SignedUrlResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SignedUrlResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = SignedUrlResponse {
                 file_id: f.optional("fileId"),
                 signed_url: f.optional("signedUrl"),
@@ -6475,7 +6535,7 @@ impl<'de> serde::Deserialize<'de> for SignedUrlResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SignedUrlResponse"))
     }
 }
@@ -6529,7 +6589,10 @@ pub struct SimSettings {
 )]
 impl serde::Serialize for SimSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SimSettings, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &SimSettings,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("apn", &v.apn);
             w.optional("enabled", &v.enabled);
             w.optional("lteBands", &v.lte_bands);
@@ -6537,7 +6600,7 @@ impl serde::Serialize for SimSettings {
             w.optional("roaming", &v.roaming);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6550,8 +6613,8 @@ impl<'de> serde::Deserialize<'de> for SimSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SimSettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<SimSettings, ruckus_one_runtime::internal::object::FieldError> {
             let value = SimSettings {
                 apn: f.optional("apn"),
                 enabled: f.optional("enabled"),
@@ -6563,7 +6626,7 @@ impl<'de> serde::Deserialize<'de> for SimSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SimSettings"))
     }
 }
@@ -6707,14 +6770,17 @@ pub struct SocialIdentities {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for SocialIdentities {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SocialIdentities, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &SocialIdentities,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("facebook", &v.facebook);
             w.optional("google", &v.google);
             w.optional("linkedin", &v.linkedin);
             w.optional("twitter", &v.twitter);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6725,8 +6791,8 @@ impl<'de> serde::Deserialize<'de> for SocialIdentities {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SocialIdentities, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<SocialIdentities, ruckus_one_runtime::internal::object::FieldError> {
             let value = SocialIdentities {
                 facebook: f.optional("facebook"),
                 google: f.optional("google"),
@@ -6737,7 +6803,7 @@ impl<'de> serde::Deserialize<'de> for SocialIdentities {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SocialIdentities"))
     }
 }
@@ -6794,12 +6860,15 @@ pub struct SocialIdentity {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for SocialIdentity {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SocialIdentity, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &SocialIdentity,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("config", &v.config);
             w.optional("source", &v.source);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6810,8 +6879,8 @@ impl<'de> serde::Deserialize<'de> for SocialIdentity {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SocialIdentity, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<SocialIdentity, ruckus_one_runtime::internal::object::FieldError> {
             let value = SocialIdentity {
                 config: f.optional("config"),
                 source: f.optional("source"),
@@ -6820,7 +6889,7 @@ impl<'de> serde::Deserialize<'de> for SocialIdentity {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SocialIdentity"))
     }
 }
@@ -6938,13 +7007,13 @@ pub struct SortObject {
 )]
 impl serde::Serialize for SortObject {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SortObject, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &SortObject, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("empty", &v.empty);
             w.optional("sorted", &v.sorted);
             w.optional("unsorted", &v.unsorted);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6962,8 +7031,8 @@ impl<'de> serde::Deserialize<'de> for SortObject {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SortObject, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<SortObject, ruckus_one_runtime::internal::object::FieldError> {
             let value = SortObject {
                 empty: f.optional("empty"),
                 sorted: f.optional("sorted"),
@@ -6973,7 +7042,7 @@ impl<'de> serde::Deserialize<'de> for SortObject {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SortObject"))
     }
 }
@@ -7449,7 +7518,10 @@ pub struct StackMemberStatus {
 #[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl serde::Serialize for StackMemberStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &StackMemberStatus, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &StackMemberStatus,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("unitName", &v.unit_name);
             w.optional("switchId", &v.switch_id);
             w.optional_number("poeFree", v.poe_free);
@@ -7466,7 +7538,7 @@ impl serde::Serialize for StackMemberStatus {
             w.optional("unitState", &v.unit_state);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7477,8 +7549,11 @@ impl<'de> serde::Deserialize<'de> for StackMemberStatus {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<StackMemberStatus, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            StackMemberStatus,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = StackMemberStatus {
                 unit_name: f.optional("unitName"),
                 switch_id: f.optional("switchId"),
@@ -7499,7 +7574,7 @@ impl<'de> serde::Deserialize<'de> for StackMemberStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("StackMemberStatus"))
     }
 }
@@ -7654,14 +7729,17 @@ pub struct SubsequentQuery {
 )]
 impl serde::Serialize for SubsequentQuery {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SubsequentQuery, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &SubsequentQuery,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("fields", &v.fields);
             w.optional("url", &v.url);
             w.optional("httpMethod", &v.http_method);
             w.optional("payload", &v.payload);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7690,8 +7768,8 @@ impl<'de> serde::Deserialize<'de> for SubsequentQuery {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SubsequentQuery, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<SubsequentQuery, ruckus_one_runtime::internal::object::FieldError> {
             let value = SubsequentQuery {
                 fields: f.optional("fields"),
                 url: f.optional("url"),
@@ -7702,7 +7780,7 @@ impl<'de> serde::Deserialize<'de> for SubsequentQuery {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SubsequentQuery"))
     }
 }
@@ -8095,7 +8173,7 @@ pub struct Switch {
 #[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl serde::Serialize for Switch {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Switch, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Switch, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("stackMemberOrder", &v.stack_member_order);
             w.optional("veCount", &v.ve_count);
             w.optional("stackMembers", &v.stack_members);
@@ -8188,7 +8266,7 @@ impl serde::Serialize for Switch {
             w.optional("isPrimaryDeleted", &v.is_primary_deleted);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -8199,8 +8277,8 @@ impl<'de> serde::Deserialize<'de> for Switch {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Switch, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Switch, ruckus_one_runtime::internal::object::FieldError> {
             let value = Switch {
                 stack_member_order: f.optional("stackMemberOrder"),
                 ve_count: f.optional("veCount"),
@@ -8297,7 +8375,7 @@ impl<'de> serde::Deserialize<'de> for Switch {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Switch"))
     }
 }

@@ -67,7 +67,10 @@ pub struct SwitchClient {
 #[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl serde::Serialize for SwitchClient {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SwitchClient, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &SwitchClient,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("clientAuthType", &v.client_auth_type);
             w.optional("id", &v.id);
             w.optional("clientMac", &v.client_mac);
@@ -94,7 +97,7 @@ impl serde::Serialize for SwitchClient {
             w.optional("vni", &v.vni);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -105,8 +108,8 @@ impl<'de> serde::Deserialize<'de> for SwitchClient {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SwitchClient, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<SwitchClient, ruckus_one_runtime::internal::object::FieldError> {
             let value = SwitchClient {
                 client_auth_type: f.optional("clientAuthType"),
                 id: f.optional("id"),
@@ -137,7 +140,7 @@ impl<'de> serde::Deserialize<'de> for SwitchClient {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SwitchClient"))
     }
 }
@@ -329,7 +332,7 @@ impl serde::Serialize for SwitchClientQueryResult {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &SwitchClientQueryResult,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
@@ -340,7 +343,7 @@ impl serde::Serialize for SwitchClientQueryResult {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -351,8 +354,11 @@ impl<'de> serde::Deserialize<'de> for SwitchClientQueryResult {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SwitchClientQueryResult, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SwitchClientQueryResult,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = SwitchClientQueryResult {
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -366,7 +372,7 @@ impl<'de> serde::Deserialize<'de> for SwitchClientQueryResult {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SwitchClientQueryResult"))
     }
 }
@@ -459,14 +465,14 @@ impl serde::Serialize for SwitchConfigHistoryPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &SwitchConfigHistoryPage,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("totalCount", &v.total_count);
             w.optional("list", &v.list);
             w.optional("id", &v.id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -479,8 +485,11 @@ impl<'de> serde::Deserialize<'de> for SwitchConfigHistoryPage {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SwitchConfigHistoryPage, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SwitchConfigHistoryPage,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = SwitchConfigHistoryPage {
                 total_count: f.optional("totalCount"),
                 list: f.optional("list"),
@@ -490,7 +499,7 @@ impl<'de> serde::Deserialize<'de> for SwitchConfigHistoryPage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SwitchConfigHistoryPage"))
     }
 }
@@ -557,7 +566,10 @@ pub struct SwitchFamilyModelBo {
 )]
 impl serde::Serialize for SwitchFamilyModelBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SwitchFamilyModelBo, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &SwitchFamilyModelBo,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("switchId", &v.switch_id);
             w.optional("model", &v.model);
@@ -567,7 +579,7 @@ impl serde::Serialize for SwitchFamilyModelBo {
             w.optional("slots", &v.slots);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -583,8 +595,11 @@ impl<'de> serde::Deserialize<'de> for SwitchFamilyModelBo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SwitchFamilyModelBo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SwitchFamilyModelBo,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = SwitchFamilyModelBo {
                 id: f.optional("id"),
                 switch_id: f.optional("switchId"),
@@ -598,7 +613,7 @@ impl<'de> serde::Deserialize<'de> for SwitchFamilyModelBo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SwitchFamilyModelBo"))
     }
 }
@@ -693,7 +708,7 @@ impl serde::Serialize for SwitchFamilyModelView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &SwitchFamilyModelView,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("model", &v.model);
@@ -703,7 +718,7 @@ impl serde::Serialize for SwitchFamilyModelView {
             w.optional("slots", &v.slots);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -719,8 +734,11 @@ impl<'de> serde::Deserialize<'de> for SwitchFamilyModelView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SwitchFamilyModelView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SwitchFamilyModelView,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = SwitchFamilyModelView {
                 id: f.optional("id"),
                 model: f.optional("model"),
@@ -733,7 +751,7 @@ impl<'de> serde::Deserialize<'de> for SwitchFamilyModelView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SwitchFamilyModelView"))
     }
 }
@@ -1167,7 +1185,7 @@ impl serde::Serialize for SwitchFamilyModelViewV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &SwitchFamilyModelViewV1,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("model", &v.model);
@@ -1177,7 +1195,7 @@ impl serde::Serialize for SwitchFamilyModelViewV1 {
             w.optional("slots", &v.slots);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1193,8 +1211,11 @@ impl<'de> serde::Deserialize<'de> for SwitchFamilyModelViewV1 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SwitchFamilyModelViewV1, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SwitchFamilyModelViewV1,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = SwitchFamilyModelViewV1 {
                 id: f.optional("id"),
                 model: f.optional("model"),
@@ -1207,7 +1228,7 @@ impl<'de> serde::Deserialize<'de> for SwitchFamilyModelViewV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SwitchFamilyModelViewV1"))
     }
 }
@@ -1394,7 +1415,7 @@ pub struct SwitchPort {
 #[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl serde::Serialize for SwitchPort {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SwitchPort, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &SwitchPort, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("tags", &v.tags);
             w.optional("tag", &v.tag);
             w.optional("portSpeedConfig", &v.port_speed_config);
@@ -1474,7 +1495,7 @@ impl serde::Serialize for SwitchPort {
             w.optional("stickyMacAclAllowCount", &v.sticky_mac_acl_allow_count);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1485,8 +1506,8 @@ impl<'de> serde::Deserialize<'de> for SwitchPort {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SwitchPort, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<SwitchPort, ruckus_one_runtime::internal::object::FieldError> {
             let value = SwitchPort {
                 tags: f.optional("tags"),
                 tag: f.optional("tag"),
@@ -1568,7 +1589,7 @@ impl<'de> serde::Deserialize<'de> for SwitchPort {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SwitchPort"))
     }
 }
@@ -2060,7 +2081,7 @@ impl serde::Serialize for SwitchPortQueryResult {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &SwitchPortQueryResult,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
@@ -2071,7 +2092,7 @@ impl serde::Serialize for SwitchPortQueryResult {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2082,8 +2103,11 @@ impl<'de> serde::Deserialize<'de> for SwitchPortQueryResult {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SwitchPortQueryResult, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SwitchPortQueryResult,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = SwitchPortQueryResult {
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -2097,7 +2121,7 @@ impl<'de> serde::Deserialize<'de> for SwitchPortQueryResult {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SwitchPortQueryResult"))
     }
 }
@@ -2178,11 +2202,14 @@ pub struct SwitchStackMember {
 #[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl serde::Serialize for SwitchStackMember {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SwitchStackMember, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &SwitchStackMember,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("activeSwitch", &v.active_switch);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2193,8 +2220,11 @@ impl<'de> serde::Deserialize<'de> for SwitchStackMember {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SwitchStackMember, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SwitchStackMember,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = SwitchStackMember {
                 active_switch: f.optional("activeSwitch"),
                 additional_fields: f.rest(),
@@ -2202,7 +2232,7 @@ impl<'de> serde::Deserialize<'de> for SwitchStackMember {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SwitchStackMember"))
     }
 }
@@ -2258,7 +2288,7 @@ impl serde::Serialize for SwitchVlanPortModelBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &SwitchVlanPortModelBo,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("switchModel", &v.switch_model);
@@ -2270,7 +2300,7 @@ impl serde::Serialize for SwitchVlanPortModelBo {
             w.optional("voicePortsList", &v.voice_ports_list);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2286,8 +2316,11 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanPortModelBo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SwitchVlanPortModelBo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SwitchVlanPortModelBo,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = SwitchVlanPortModelBo {
                 id: f.optional("id"),
                 switch_model: f.optional("switchModel"),
@@ -2302,7 +2335,7 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanPortModelBo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SwitchVlanPortModelBo"))
     }
 }
@@ -2395,7 +2428,7 @@ impl serde::Serialize for SwitchVlanPortModelView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &SwitchVlanPortModelView,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("switchModel", &v.switch_model);
@@ -2404,7 +2437,7 @@ impl serde::Serialize for SwitchVlanPortModelView {
             w.optional("voicePorts", &v.voice_ports);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2415,8 +2448,11 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanPortModelView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SwitchVlanPortModelView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SwitchVlanPortModelView,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = SwitchVlanPortModelView {
                 id: f.optional("id"),
                 switch_model: f.optional("switchModel"),
@@ -2428,7 +2464,7 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanPortModelView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SwitchVlanPortModelView"))
     }
 }
@@ -2508,7 +2544,10 @@ pub struct SwitchVlanView {
 #[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
 impl serde::Serialize for SwitchVlanView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SwitchVlanView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &SwitchVlanView,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("vlanId", &v.vlan_id);
             w.optional("vlanName", &v.vlan_name);
@@ -2526,7 +2565,7 @@ impl serde::Serialize for SwitchVlanView {
             w.optional("isAuthVlan", &v.is_auth_vlan);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2537,8 +2576,8 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SwitchVlanView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<SwitchVlanView, ruckus_one_runtime::internal::object::FieldError> {
             let value = SwitchVlanView {
                 id: f.optional("id"),
                 vlan_id: f.optional("vlanId"),
@@ -2560,7 +2599,7 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SwitchVlanView"))
     }
 }
@@ -2702,13 +2741,16 @@ pub struct SyslogServer {
 )]
 impl serde::Serialize for SyslogServer {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SyslogServer, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &SyslogServer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("port", &v.port);
             w.optional("protocol", &v.protocol);
             w.optional("server", &v.server);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2724,8 +2766,8 @@ impl<'de> serde::Deserialize<'de> for SyslogServer {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SyslogServer, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<SyslogServer, ruckus_one_runtime::internal::object::FieldError> {
             let value = SyslogServer {
                 port: f.optional("port"),
                 protocol: f.optional("protocol"),
@@ -2735,7 +2777,7 @@ impl<'de> serde::Deserialize<'de> for SyslogServer {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SyslogServer"))
     }
 }
@@ -2794,13 +2836,16 @@ pub struct SyslogServerData {
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl serde::Serialize for SyslogServerData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SyslogServerData, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &SyslogServerData,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("policyId", &v.policy_id);
             w.optional("policyName", &v.policy_name);
             w.optional("enabled", &v.enabled);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2811,8 +2856,8 @@ impl<'de> serde::Deserialize<'de> for SyslogServerData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SyslogServerData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<SyslogServerData, ruckus_one_runtime::internal::object::FieldError> {
             let value = SyslogServerData {
                 policy_id: f.optional("policyId"),
                 policy_name: f.optional("policyName"),
@@ -2822,7 +2867,7 @@ impl<'de> serde::Deserialize<'de> for SyslogServerData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SyslogServerData"))
     }
 }
@@ -2891,7 +2936,10 @@ pub struct SyslogServerProfile {
 )]
 impl serde::Serialize for SyslogServerProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SyslogServerProfile, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &SyslogServerProfile,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("facility", &v.facility);
             w.optional("flowLevel", &v.flow_level);
             w.optional("id", &v.id);
@@ -2901,7 +2949,7 @@ impl serde::Serialize for SyslogServerProfile {
             w.optional("secondary", &v.secondary);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2917,8 +2965,11 @@ impl<'de> serde::Deserialize<'de> for SyslogServerProfile {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SyslogServerProfile, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SyslogServerProfile,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = SyslogServerProfile {
                 facility: f.optional("facility"),
                 flow_level: f.optional("flowLevel"),
@@ -2932,7 +2983,7 @@ impl<'de> serde::Deserialize<'de> for SyslogServerProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SyslogServerProfile"))
     }
 }
@@ -3268,7 +3319,7 @@ impl serde::Serialize for SyslogServerProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &SyslogServerProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
@@ -3286,7 +3337,7 @@ impl serde::Serialize for SyslogServerProfileQueryData {
             w.optional("tenantId", &v.tenant_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3302,10 +3353,10 @@ impl<'de> serde::Deserialize<'de> for SyslogServerProfileQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             SyslogServerProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = SyslogServerProfileQueryData {
                 id: f.optional("id"),
@@ -3327,7 +3378,7 @@ impl<'de> serde::Deserialize<'de> for SyslogServerProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SyslogServerProfileQueryData"))
     }
 }
@@ -3456,7 +3507,10 @@ pub struct TenantPageableObject {
 #[cfg(any(feature = "network-tenants", feature = "network-workflows"))]
 impl serde::Serialize for TenantPageableObject {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &TenantPageableObject, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &TenantPageableObject,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("paged", &v.paged);
             w.optional("pageNumber", &v.page_number);
             w.optional("pageSize", &v.page_size);
@@ -3466,7 +3520,7 @@ impl serde::Serialize for TenantPageableObject {
             w.optional("totalElements", &v.total_elements);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3477,8 +3531,11 @@ impl<'de> serde::Deserialize<'de> for TenantPageableObject {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<TenantPageableObject, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            TenantPageableObject,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = TenantPageableObject {
                 paged: f.optional("paged"),
                 page_number: f.optional("pageNumber"),
@@ -3492,7 +3549,7 @@ impl<'de> serde::Deserialize<'de> for TenantPageableObject {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("TenantPageableObject"))
     }
 }
@@ -3567,13 +3624,16 @@ pub struct TenantSortObject {
 #[cfg(any(feature = "network-tenants", feature = "network-workflows"))]
 impl serde::Serialize for TenantSortObject {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &TenantSortObject, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &TenantSortObject,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("sorted", &v.sorted);
             w.optional("empty", &v.empty);
             w.optional("unsorted", &v.unsorted);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3584,8 +3644,8 @@ impl<'de> serde::Deserialize<'de> for TenantSortObject {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<TenantSortObject, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<TenantSortObject, ruckus_one_runtime::internal::object::FieldError> {
             let value = TenantSortObject {
                 sorted: f.optional("sorted"),
                 empty: f.optional("empty"),
@@ -3595,7 +3655,7 @@ impl<'de> serde::Deserialize<'de> for TenantSortObject {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("TenantSortObject"))
     }
 }
@@ -3709,12 +3769,12 @@ pub struct TermField {
 )]
 impl serde::Serialize for TermField {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &TermField, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &TermField, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("field", &v.field);
             w.optional("value", &v.value);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3757,8 +3817,8 @@ impl<'de> serde::Deserialize<'de> for TermField {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<TermField, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<TermField, ruckus_one_runtime::internal::object::FieldError> {
             let value = TermField {
                 field: f.optional("field"),
                 value: f.optional("value"),
@@ -3767,7 +3827,7 @@ impl<'de> serde::Deserialize<'de> for TermField {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("TermField"))
     }
 }
@@ -3858,7 +3918,10 @@ pub struct TrustedPortBo {
 )]
 impl serde::Serialize for TrustedPortBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &TrustedPortBo, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &TrustedPortBo,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("tenantId", &v.tenant_id);
             w.optional("trustedPortType", &v.trusted_port_type);
@@ -3868,7 +3931,7 @@ impl serde::Serialize for TrustedPortBo {
             w.optional("slots", &v.slots);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3884,8 +3947,8 @@ impl<'de> serde::Deserialize<'de> for TrustedPortBo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<TrustedPortBo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<TrustedPortBo, ruckus_one_runtime::internal::object::FieldError> {
             let value = TrustedPortBo {
                 id: f.optional("id"),
                 tenant_id: f.optional("tenantId"),
@@ -3899,7 +3962,7 @@ impl<'de> serde::Deserialize<'de> for TrustedPortBo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("TrustedPortBo"))
     }
 }
@@ -4085,7 +4148,10 @@ pub struct TrustedPortView {
 )]
 impl serde::Serialize for TrustedPortView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &TrustedPortView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &TrustedPortView,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("trustedPortType", &v.trusted_port_type);
             w.optional("model", &v.model);
@@ -4094,7 +4160,7 @@ impl serde::Serialize for TrustedPortView {
             w.optional("slots", &v.slots);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4110,8 +4176,8 @@ impl<'de> serde::Deserialize<'de> for TrustedPortView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<TrustedPortView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<TrustedPortView, ruckus_one_runtime::internal::object::FieldError> {
             let value = TrustedPortView {
                 id: f.optional("id"),
                 trusted_port_type: f.optional("trustedPortType"),
@@ -4124,7 +4190,7 @@ impl<'de> serde::Deserialize<'de> for TrustedPortView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("TrustedPortView"))
     }
 }
@@ -4211,7 +4277,10 @@ pub struct TrustedPortViewV1 {
 )]
 impl serde::Serialize for TrustedPortViewV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &TrustedPortViewV1, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &TrustedPortViewV1,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("trustedPortType", &v.trusted_port_type);
             w.optional("model", &v.model);
@@ -4220,7 +4289,7 @@ impl serde::Serialize for TrustedPortViewV1 {
             w.optional("slots", &v.slots);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4236,8 +4305,11 @@ impl<'de> serde::Deserialize<'de> for TrustedPortViewV1 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<TrustedPortViewV1, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            TrustedPortViewV1,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = TrustedPortViewV1 {
                 id: f.optional("id"),
                 trusted_port_type: f.optional("trustedPortType"),
@@ -4250,7 +4322,7 @@ impl<'de> serde::Deserialize<'de> for TrustedPortViewV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("TrustedPortViewV1"))
     }
 }
@@ -4357,7 +4429,10 @@ pub struct TunnelServiceProfile {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl serde::Serialize for TunnelServiceProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &TunnelServiceProfile, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &TunnelServiceProfile,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("keepAliveInterval", &v.keep_alive_interval);
             w.optional("keepAliveRetry", &v.keep_alive_retry);
             w.optional("mtuRequestTimeout", &v.mtu_request_timeout);
@@ -4375,7 +4450,7 @@ impl serde::Serialize for TunnelServiceProfile {
             w.optional("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4386,8 +4461,11 @@ impl<'de> serde::Deserialize<'de> for TunnelServiceProfile {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<TunnelServiceProfile, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            TunnelServiceProfile,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = TunnelServiceProfile {
                 keep_alive_interval: f.optional("keepAliveInterval"),
                 keep_alive_retry: f.optional("keepAliveRetry"),
@@ -4409,7 +4487,7 @@ impl<'de> serde::Deserialize<'de> for TunnelServiceProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("TunnelServiceProfile"))
     }
 }
@@ -4927,7 +5005,7 @@ pub struct UpLink {
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for UpLink {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &UpLink, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &UpLink, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("isMeshEnable", &v.is_mesh_enable);
             w.optional("deviceDto", &v.device_dto);
             w.optional("downLinkCount", &v.down_link_count);
@@ -5000,7 +5078,7 @@ impl serde::Serialize for UpLink {
             w.optional("upMac", &v.up_mac);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5011,8 +5089,8 @@ impl<'de> serde::Deserialize<'de> for UpLink {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UpLink, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<UpLink, ruckus_one_runtime::internal::object::FieldError> {
             let value = UpLink {
                 is_mesh_enable: f.optional("isMeshEnable"),
                 device_dto: f.optional("deviceDto"),
@@ -5089,7 +5167,7 @@ impl<'de> serde::Deserialize<'de> for UpLink {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("UpLink"))
     }
 }
@@ -5543,11 +5621,14 @@ pub struct UploadUrlRequest {
 #[cfg(any(feature = "network-files", feature = "network-wireless-venues"))]
 impl serde::Serialize for UploadUrlRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &UploadUrlRequest, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &UploadUrlRequest,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("fileExtension", &v.file_extension);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5558,8 +5639,8 @@ impl<'de> serde::Deserialize<'de> for UploadUrlRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UploadUrlRequest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<UploadUrlRequest, ruckus_one_runtime::internal::object::FieldError> {
             let value = UploadUrlRequest {
                 file_extension: f.optional("fileExtension"),
                 additional_fields: f.rest(),
@@ -5567,7 +5648,7 @@ impl<'de> serde::Deserialize<'de> for UploadUrlRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("UploadUrlRequest"))
     }
 }
@@ -5631,7 +5712,7 @@ pub struct VePortView {
 #[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
 impl serde::Serialize for VePortView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VePortView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &VePortView, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("veId", &v.ve_id);
             w.optional("vlanId", &v.vlan_id);
@@ -5656,7 +5737,7 @@ impl serde::Serialize for VePortView {
             w.optional("syncedSwitchConfi", &v.synced_switch_confi);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5667,8 +5748,8 @@ impl<'de> serde::Deserialize<'de> for VePortView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VePortView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<VePortView, ruckus_one_runtime::internal::object::FieldError> {
             let value = VePortView {
                 id: f.optional("id"),
                 ve_id: f.optional("veId"),
@@ -5697,7 +5778,7 @@ impl<'de> serde::Deserialize<'de> for VePortView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VePortView"))
     }
 }
@@ -5866,13 +5947,16 @@ pub struct VenueActivation {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl serde::Serialize for VenueActivation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VenueActivation, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &VenueActivation,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("venueId", &v.venue_id);
             w.optional("apModel", &v.ap_model);
             w.optional("portId", &v.port_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5883,8 +5967,8 @@ impl<'de> serde::Deserialize<'de> for VenueActivation {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueActivation, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<VenueActivation, ruckus_one_runtime::internal::object::FieldError> {
             let value = VenueActivation {
                 venue_id: f.optional("venueId"),
                 ap_model: f.optional("apModel"),
@@ -5894,7 +5978,7 @@ impl<'de> serde::Deserialize<'de> for VenueActivation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueActivation"))
     }
 }
@@ -5961,7 +6045,10 @@ pub struct VenueAddress {
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl serde::Serialize for VenueAddress {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VenueAddress, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &VenueAddress,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("addressLine", &v.address_line);
             w.field("city", &v.city);
             w.field("country", &v.country);
@@ -5972,7 +6059,7 @@ impl serde::Serialize for VenueAddress {
             w.optional("timezone", &v.timezone);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5983,8 +6070,8 @@ impl<'de> serde::Deserialize<'de> for VenueAddress {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueAddress, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<VenueAddress, ruckus_one_runtime::internal::object::FieldError> {
             let value = VenueAddress {
                 address_line: f.optional("addressLine"),
                 city: f.required("city")?,
@@ -5999,7 +6086,7 @@ impl<'de> serde::Deserialize<'de> for VenueAddress {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueAddress"))
     }
 }
@@ -6075,12 +6162,12 @@ impl serde::Serialize for VenueApBssColoringSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApBssColoringSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("bssColoringEnabled", &v.bss_coloring_enabled);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6093,8 +6180,11 @@ impl<'de> serde::Deserialize<'de> for VenueApBssColoringSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueApBssColoringSettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            VenueApBssColoringSettings,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = VenueApBssColoringSettings {
                 bss_coloring_enabled: f.optional("bssColoringEnabled"),
                 additional_fields: f.rest(),
@@ -6102,7 +6192,7 @@ impl<'de> serde::Deserialize<'de> for VenueApBssColoringSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApBssColoringSettings"))
     }
 }
@@ -6154,7 +6244,7 @@ impl serde::Serialize for VenueApCellularSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApCellularSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("model", &v.model);
             w.optional("primarySim", &v.primary_sim);
@@ -6163,7 +6253,7 @@ impl serde::Serialize for VenueApCellularSettings {
             w.field("wanConnection", &v.wan_connection);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6176,8 +6266,11 @@ impl<'de> serde::Deserialize<'de> for VenueApCellularSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueApCellularSettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            VenueApCellularSettings,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = VenueApCellularSettings {
                 model: f.optional("model"),
                 primary_sim: f.optional("primarySim"),
@@ -6189,7 +6282,7 @@ impl<'de> serde::Deserialize<'de> for VenueApCellularSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApCellularSettings"))
     }
 }
@@ -6350,7 +6443,7 @@ impl serde::Serialize for VenueApClientAdmissionControlSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApClientAdmissionControlSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("enable24G", &v.enable24g);
             w.optional("enable50G", &v.enable50g);
@@ -6362,7 +6455,7 @@ impl serde::Serialize for VenueApClientAdmissionControlSettings {
             w.optional("minClientThroughput50G", &v.min_client_throughput50g);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6375,10 +6468,10 @@ impl<'de> serde::Deserialize<'de> for VenueApClientAdmissionControlSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             VenueApClientAdmissionControlSettings,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueApClientAdmissionControlSettings {
                 enable24g: f.optional("enable24G"),
@@ -6394,7 +6487,7 @@ impl<'de> serde::Deserialize<'de> for VenueApClientAdmissionControlSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApClientAdmissionControlSettings"))
     }
 }
@@ -6486,14 +6579,14 @@ impl serde::Serialize for VenueApDirectedMulticastSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApDirectedMulticastSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("networkEnabled", &v.network_enabled);
             w.optional("wiredEnabled", &v.wired_enabled);
             w.optional("wirelessEnabled", &v.wireless_enabled);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6506,10 +6599,10 @@ impl<'de> serde::Deserialize<'de> for VenueApDirectedMulticastSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             VenueApDirectedMulticastSettings,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueApDirectedMulticastSettings {
                 network_enabled: f.optional("networkEnabled"),
@@ -6520,7 +6613,7 @@ impl<'de> serde::Deserialize<'de> for VenueApDirectedMulticastSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApDirectedMulticastSettings"))
     }
 }
@@ -6584,7 +6677,7 @@ impl serde::Serialize for VenueApDosProtectionSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApDosProtectionSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("blockingPeriod", &v.blocking_period);
             w.optional("checkPeriod", &v.check_period);
@@ -6592,7 +6685,7 @@ impl serde::Serialize for VenueApDosProtectionSettings {
             w.optional("failThreshold", &v.fail_threshold);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6605,10 +6698,10 @@ impl<'de> serde::Deserialize<'de> for VenueApDosProtectionSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             VenueApDosProtectionSettings,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueApDosProtectionSettings {
                 blocking_period: f.optional("blockingPeriod"),
@@ -6620,7 +6713,7 @@ impl<'de> serde::Deserialize<'de> for VenueApDosProtectionSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApDosProtectionSettings"))
     }
 }
@@ -6695,7 +6788,10 @@ pub struct VenueApGroup {
 )]
 impl serde::Serialize for VenueApGroup {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VenueApGroup, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &VenueApGroup,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("apSerialNumbers", &v.ap_serial_numbers);
             w.optional("description", &v.description);
             w.optional("id", &v.id);
@@ -6703,7 +6799,7 @@ impl serde::Serialize for VenueApGroup {
             w.optional("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6720,8 +6816,8 @@ impl<'de> serde::Deserialize<'de> for VenueApGroup {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueApGroup, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<VenueApGroup, ruckus_one_runtime::internal::object::FieldError> {
             let value = VenueApGroup {
                 ap_serial_numbers: f.optional("apSerialNumbers"),
                 description: f.optional("description"),
@@ -6733,7 +6829,7 @@ impl<'de> serde::Deserialize<'de> for VenueApGroup {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApGroup"))
     }
 }
@@ -6804,14 +6900,14 @@ impl serde::Serialize for VenueApGroupQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApGroupQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("venueId", &v.venue_id);
             w.optional("apGroupIds", &v.ap_group_ids);
             w.optional("isAllApGroups", &v.is_all_ap_groups);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6822,8 +6918,11 @@ impl<'de> serde::Deserialize<'de> for VenueApGroupQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueApGroupQueryData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            VenueApGroupQueryData,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = VenueApGroupQueryData {
                 venue_id: f.optional("venueId"),
                 ap_group_ids: f.optional("apGroupIds"),
@@ -6833,7 +6932,7 @@ impl<'de> serde::Deserialize<'de> for VenueApGroupQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApGroupQueryData"))
     }
 }
@@ -6903,7 +7002,7 @@ impl serde::Serialize for VenueApLoadBalancingSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApLoadBalancingSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional(
                 "bandBalancingClientPercent24G",
@@ -6921,7 +7020,7 @@ impl serde::Serialize for VenueApLoadBalancingSettings {
             w.optional("stickyClientSteeringEnabled", &v.sticky_client_steering_enabled);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6934,10 +7033,10 @@ impl<'de> serde::Deserialize<'de> for VenueApLoadBalancingSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             VenueApLoadBalancingSettings,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueApLoadBalancingSettings {
                 band_balancing_client_percent24g: f
@@ -6956,7 +7055,7 @@ impl<'de> serde::Deserialize<'de> for VenueApLoadBalancingSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApLoadBalancingSettings"))
     }
 }
@@ -7210,7 +7309,10 @@ pub struct VenueApMeshSettings {
 )]
 impl serde::Serialize for VenueApMeshSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VenueApMeshSettings, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &VenueApMeshSettings,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("enabled", &v.enabled);
             w.optional("passphrase", &v.passphrase);
             w.optional("radioType", &v.radio_type);
@@ -7218,7 +7320,7 @@ impl serde::Serialize for VenueApMeshSettings {
             w.optional("zeroTouchEnabled", &v.zero_touch_enabled);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7231,8 +7333,11 @@ impl<'de> serde::Deserialize<'de> for VenueApMeshSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueApMeshSettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            VenueApMeshSettings,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = VenueApMeshSettings {
                 enabled: f.optional("enabled"),
                 passphrase: f.optional("passphrase"),
@@ -7244,7 +7349,7 @@ impl<'de> serde::Deserialize<'de> for VenueApMeshSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApMeshSettings"))
     }
 }
@@ -7407,13 +7512,13 @@ impl serde::Serialize for VenueApModelBandModeSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApModelBandModeSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("bandMode", &v.band_mode);
             w.optional("model", &v.model);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7429,10 +7534,10 @@ impl<'de> serde::Deserialize<'de> for VenueApModelBandModeSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             VenueApModelBandModeSettings,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueApModelBandModeSettings {
                 band_mode: f.optional("bandMode"),
@@ -7442,7 +7547,7 @@ impl<'de> serde::Deserialize<'de> for VenueApModelBandModeSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApModelBandModeSettings"))
     }
 }
@@ -7610,13 +7715,13 @@ impl serde::Serialize for VenueApModelCapabilities {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApModelCapabilities,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("apModels", &v.ap_models);
             w.optional("version", &v.version);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7633,8 +7738,11 @@ impl<'de> serde::Deserialize<'de> for VenueApModelCapabilities {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueApModelCapabilities, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            VenueApModelCapabilities,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = VenueApModelCapabilities {
                 ap_models: f.optional("apModels"),
                 version: f.optional("version"),
@@ -7643,7 +7751,7 @@ impl<'de> serde::Deserialize<'de> for VenueApModelCapabilities {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApModelCapabilities"))
     }
 }
@@ -7713,7 +7821,7 @@ impl serde::Serialize for VenueApModelExternalAntennaSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApModelExternalAntennaSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("enable24G", &v.enable24g);
             w.optional("enable50G", &v.enable50g);
@@ -7722,7 +7830,7 @@ impl serde::Serialize for VenueApModelExternalAntennaSettings {
             w.optional("model", &v.model);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7738,10 +7846,10 @@ impl<'de> serde::Deserialize<'de> for VenueApModelExternalAntennaSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             VenueApModelExternalAntennaSettings,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueApModelExternalAntennaSettings {
                 enable24g: f.optional("enable24G"),
@@ -7754,7 +7862,7 @@ impl<'de> serde::Deserialize<'de> for VenueApModelExternalAntennaSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApModelExternalAntennaSettings"))
     }
 }
@@ -7835,13 +7943,13 @@ impl serde::Serialize for VenueApModelLedSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApModelLedSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("ledEnabled", &v.led_enabled);
             w.optional("model", &v.model);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7857,8 +7965,11 @@ impl<'de> serde::Deserialize<'de> for VenueApModelLedSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueApModelLedSettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            VenueApModelLedSettings,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = VenueApModelLedSettings {
                 led_enabled: f.optional("ledEnabled"),
                 model: f.optional("model"),
@@ -7867,7 +7978,7 @@ impl<'de> serde::Deserialize<'de> for VenueApModelLedSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApModelLedSettings"))
     }
 }
@@ -7923,13 +8034,13 @@ impl serde::Serialize for VenueApMulticastDnsFencingSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApMulticastDnsFencingSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("enabled", &v.enabled);
             w.optional("rules", &v.rules);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7942,10 +8053,10 @@ impl<'de> serde::Deserialize<'de> for VenueApMulticastDnsFencingSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             VenueApMulticastDnsFencingSettings,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueApMulticastDnsFencingSettings {
                 enabled: f.optional("enabled"),
@@ -7955,7 +8066,7 @@ impl<'de> serde::Deserialize<'de> for VenueApMulticastDnsFencingSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApMulticastDnsFencingSettings"))
     }
 }
@@ -8016,7 +8127,7 @@ impl serde::Serialize for VenueApRadio24GHzSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApRadio24GHzSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("allowedChannels", &v.allowed_channels);
             w.optional("changeInterval", &v.change_interval);
@@ -8026,7 +8137,7 @@ impl serde::Serialize for VenueApRadio24GHzSettings {
             w.optional("txPower", &v.tx_power);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -8039,8 +8150,11 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio24GHzSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueApRadio24GHzSettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            VenueApRadio24GHzSettings,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = VenueApRadio24GHzSettings {
                 allowed_channels: f.optional("allowedChannels"),
                 change_interval: f.optional("changeInterval"),
@@ -8053,7 +8167,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio24GHzSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApRadio24GHzSettings"))
     }
 }
@@ -8246,7 +8360,7 @@ impl serde::Serialize for VenueApRadio5GHzSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApRadio5GHzSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("allowedIndoorChannels", &v.allowed_indoor_channels);
             w.optional("allowedOutdoorChannels", &v.allowed_outdoor_channels);
@@ -8258,7 +8372,7 @@ impl serde::Serialize for VenueApRadio5GHzSettings {
             w.optional("txPower", &v.tx_power);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -8271,8 +8385,11 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio5GHzSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueApRadio5GHzSettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            VenueApRadio5GHzSettings,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = VenueApRadio5GHzSettings {
                 allowed_indoor_channels: f.optional("allowedIndoorChannels"),
                 allowed_outdoor_channels: f.optional("allowedOutdoorChannels"),
@@ -8287,7 +8404,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio5GHzSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApRadio5GHzSettings"))
     }
 }
@@ -8411,7 +8528,7 @@ impl serde::Serialize for VenueApRadio6GHzSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApRadio6GHzSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("allowedChannels", &v.allowed_channels);
             w.optional("allowedIndoorChannels", &v.allowed_indoor_channels);
@@ -8440,7 +8557,7 @@ impl serde::Serialize for VenueApRadio6GHzSettings {
             w.optional("venueHeight", &v.venue_height);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -8453,8 +8570,11 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueApRadio6GHzSettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            VenueApRadio6GHzSettings,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = VenueApRadio6GHzSettings {
                 allowed_channels: f.optional("allowedChannels"),
                 allowed_indoor_channels: f.optional("allowedIndoorChannels"),
@@ -8481,7 +8601,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApRadio6GHzSettings"))
     }
 }
@@ -8641,7 +8761,7 @@ impl serde::Serialize for VenueApRadioDual5GHzSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApRadioDual5GHzSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("enabled", &v.enabled);
             w.optional("inheritParamsLower5G", &v.inherit_params_lower5g);
@@ -8650,7 +8770,7 @@ impl serde::Serialize for VenueApRadioDual5GHzSettings {
             w.optional("radioParamsUpper5G", &v.radio_params_upper5g);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -8663,10 +8783,10 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioDual5GHzSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             VenueApRadioDual5GHzSettings,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueApRadioDual5GHzSettings {
                 enabled: f.optional("enabled"),
@@ -8679,7 +8799,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioDual5GHzSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApRadioDual5GHzSettings"))
     }
 }
@@ -8765,7 +8885,7 @@ impl serde::Serialize for VenueApRadioLower5GHzSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApRadioLower5GHzSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("allowedIndoorChannels", &v.allowed_indoor_channels);
             w.optional("allowedOutdoorChannels", &v.allowed_outdoor_channels);
@@ -8776,7 +8896,7 @@ impl serde::Serialize for VenueApRadioLower5GHzSettings {
             w.optional("txPower", &v.tx_power);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -8789,10 +8909,10 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioLower5GHzSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             VenueApRadioLower5GHzSettings,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueApRadioLower5GHzSettings {
                 allowed_indoor_channels: f.optional("allowedIndoorChannels"),
@@ -8807,7 +8927,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioLower5GHzSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApRadioLower5GHzSettings"))
     }
 }
@@ -8871,114 +8991,6 @@ impl VenueApRadioLower5GHzSettings {
     /// Sets `txPower`.
     pub fn with_tx_power(mut self, value: impl Into<SettingsTxPower>) -> Self {
         self.tx_power = Some(value.into());
-        self
-    }
-}
-#[cfg(
-    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
-)]
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioSettingsV1_1).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct VenueApRadioSettings {
-    pub radio_params24g: Option<VenueApRadio24GHzSettings>,
-    pub radio_params50g: Option<VenueApRadio5GHzSettings>,
-    pub radio_params6g: Option<VenueApRadio6GHzSettings>,
-    pub radio_params_dual5g: Option<VenueApRadioDual5GHzSettings>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-#[cfg(
-    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
-)]
-impl serde::Serialize for VenueApRadioSettings {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VenueApRadioSettings, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("radioParams24G", &v.radio_params24g);
-            w.optional("radioParams50G", &v.radio_params50g);
-            w.optional("radioParams6G", &v.radio_params6g);
-            w.optional("radioParamsDual5G", &v.radio_params_dual5g);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-#[cfg(
-    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
-)]
-impl<'de> serde::Deserialize<'de> for VenueApRadioSettings {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueApRadioSettings, ruckus_one_runtime::object::FieldError> {
-            let value = VenueApRadioSettings {
-                radio_params24g: f.optional("radioParams24G"),
-                radio_params50g: f.optional("radioParams50G"),
-                radio_params6g: f.optional("radioParams6G"),
-                radio_params_dual5g: f.optional("radioParamsDual5G"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApRadioSettings"))
-    }
-}
-#[cfg(
-    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
-)]
-impl VenueApRadioSettings {
-    /// Creates a value with every field empty.
-    #[inline]
-    pub fn new() -> Self {
-        Self {
-            radio_params24g: None,
-            radio_params50g: None,
-            radio_params6g: None,
-            radio_params_dual5g: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `radioParams24G`.
-    pub fn with_radio_params24g(
-        mut self,
-        value: impl Into<VenueApRadio24GHzSettings>,
-    ) -> Self {
-        self.radio_params24g = Some(value.into());
-        self
-    }
-    /// Sets `radioParams50G`.
-    pub fn with_radio_params50g(
-        mut self,
-        value: impl Into<VenueApRadio5GHzSettings>,
-    ) -> Self {
-        self.radio_params50g = Some(value.into());
-        self
-    }
-    /// Sets `radioParams6G`.
-    pub fn with_radio_params6g(
-        mut self,
-        value: impl Into<VenueApRadio6GHzSettings>,
-    ) -> Self {
-        self.radio_params6g = Some(value.into());
-        self
-    }
-    /// Sets `radioParamsDual5G`.
-    pub fn with_radio_params_dual5g(
-        mut self,
-        value: impl Into<VenueApRadioDual5GHzSettings>,
-    ) -> Self {
-        self.radio_params_dual5g = Some(value.into());
         self
     }
 }

@@ -2,6 +2,120 @@
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioSettingsV1_1).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct VenueApRadioSettings {
+    pub radio_params24g: Option<VenueApRadio24GHzSettings>,
+    pub radio_params50g: Option<VenueApRadio5GHzSettings>,
+    pub radio_params6g: Option<VenueApRadio6GHzSettings>,
+    pub radio_params_dual5g: Option<VenueApRadioDual5GHzSettings>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl serde::Serialize for VenueApRadioSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueApRadioSettings,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
+            w.optional("radioParams24G", &v.radio_params24g);
+            w.optional("radioParams50G", &v.radio_params50g);
+            w.optional("radioParams6G", &v.radio_params6g);
+            w.optional("radioParamsDual5G", &v.radio_params_dual5g);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl<'de> serde::Deserialize<'de> for VenueApRadioSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            VenueApRadioSettings,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
+            let value = VenueApRadioSettings {
+                radio_params24g: f.optional("radioParams24G"),
+                radio_params50g: f.optional("radioParams50G"),
+                radio_params6g: f.optional("radioParams6G"),
+                radio_params_dual5g: f.optional("radioParamsDual5G"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApRadioSettings"))
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl VenueApRadioSettings {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            radio_params24g: None,
+            radio_params50g: None,
+            radio_params6g: None,
+            radio_params_dual5g: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `radioParams24G`.
+    pub fn with_radio_params24g(
+        mut self,
+        value: impl Into<VenueApRadio24GHzSettings>,
+    ) -> Self {
+        self.radio_params24g = Some(value.into());
+        self
+    }
+    /// Sets `radioParams50G`.
+    pub fn with_radio_params50g(
+        mut self,
+        value: impl Into<VenueApRadio5GHzSettings>,
+    ) -> Self {
+        self.radio_params50g = Some(value.into());
+        self
+    }
+    /// Sets `radioParams6G`.
+    pub fn with_radio_params6g(
+        mut self,
+        value: impl Into<VenueApRadio6GHzSettings>,
+    ) -> Self {
+        self.radio_params6g = Some(value.into());
+        self
+    }
+    /// Sets `radioParamsDual5G`.
+    pub fn with_radio_params_dual5g(
+        mut self,
+        value: impl Into<VenueApRadioDual5GHzSettings>,
+    ) -> Self {
+        self.radio_params_dual5g = Some(value.into());
+        self
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioUpper5GHzSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -33,7 +147,7 @@ impl serde::Serialize for VenueApRadioUpper5GHzSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApRadioUpper5GHzSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("allowedIndoorChannels", &v.allowed_indoor_channels);
             w.optional("allowedOutdoorChannels", &v.allowed_outdoor_channels);
@@ -44,7 +158,7 @@ impl serde::Serialize for VenueApRadioUpper5GHzSettings {
             w.optional("txPower", &v.tx_power);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -57,10 +171,10 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioUpper5GHzSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             VenueApRadioUpper5GHzSettings,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueApRadioUpper5GHzSettings {
                 allowed_indoor_channels: f.optional("allowedIndoorChannels"),
@@ -75,7 +189,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioUpper5GHzSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApRadioUpper5GHzSettings"))
     }
 }
@@ -184,7 +298,7 @@ impl serde::Serialize for VenueApRadiusOptionSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApRadiusOptionSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("calledStationIdType", &v.called_station_id_type);
             w.optional("nasIdDelimiter", &v.nas_id_delimiter);
@@ -198,7 +312,7 @@ impl serde::Serialize for VenueApRadiusOptionSettings {
             w.optional("radiusOptions", &v.radius_options);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -211,10 +325,10 @@ impl<'de> serde::Deserialize<'de> for VenueApRadiusOptionSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             VenueApRadiusOptionSettings,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueApRadiusOptionSettings {
                 called_station_id_type: f.optional("calledStationIdType"),
@@ -232,7 +346,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadiusOptionSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApRadiusOptionSettings"))
     }
 }
@@ -337,13 +451,13 @@ impl serde::Serialize for VenueApRebootTimeoutSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApRebootTimeoutSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("gatewayLossTimeout", &v.gateway_loss_timeout);
             w.optional("serverLossTimeout", &v.server_loss_timeout);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -356,10 +470,10 @@ impl<'de> serde::Deserialize<'de> for VenueApRebootTimeoutSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             VenueApRebootTimeoutSettings,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueApRebootTimeoutSettings {
                 gateway_loss_timeout: f.optional("gatewayLossTimeout"),
@@ -369,7 +483,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRebootTimeoutSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApRebootTimeoutSettings"))
     }
 }
@@ -425,14 +539,14 @@ impl serde::Serialize for VenueApSmartMonitorSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApSmartMonitorSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("enabled", &v.enabled);
             w.optional("interval", &v.interval);
             w.optional("threshold", &v.threshold);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -445,10 +559,10 @@ impl<'de> serde::Deserialize<'de> for VenueApSmartMonitorSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             VenueApSmartMonitorSettings,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueApSmartMonitorSettings {
                 enabled: f.optional("enabled"),
@@ -459,7 +573,7 @@ impl<'de> serde::Deserialize<'de> for VenueApSmartMonitorSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApSmartMonitorSettings"))
     }
 }
@@ -517,14 +631,14 @@ impl serde::Serialize for VenueDhcpConfigServiceProfileSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueDhcpConfigServiceProfileSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("activeDhcpPoolNames", &v.active_dhcp_pool_names);
             w.optional("dhcpServiceAps", &v.dhcp_service_aps);
             w.optional("wanPortSelectionMode", &v.wan_port_selection_mode);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -535,10 +649,10 @@ impl<'de> serde::Deserialize<'de> for VenueDhcpConfigServiceProfileSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             VenueDhcpConfigServiceProfileSettings,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueDhcpConfigServiceProfileSettings {
                 active_dhcp_pool_names: f.optional("activeDhcpPoolNames"),
@@ -549,7 +663,7 @@ impl<'de> serde::Deserialize<'de> for VenueDhcpConfigServiceProfileSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueDhcpConfigServiceProfileSettings"))
     }
 }
@@ -671,12 +785,15 @@ pub struct VenueHeight {
 )]
 impl serde::Serialize for VenueHeight {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VenueHeight, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &VenueHeight,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("maxFloor", &v.max_floor);
             w.optional("minFloor", &v.min_floor);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -689,8 +806,8 @@ impl<'de> serde::Deserialize<'de> for VenueHeight {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueHeight, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<VenueHeight, ruckus_one_runtime::internal::object::FieldError> {
             let value = VenueHeight {
                 max_floor: f.optional("maxFloor"),
                 min_floor: f.optional("minFloor"),
@@ -699,7 +816,7 @@ impl<'de> serde::Deserialize<'de> for VenueHeight {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueHeight"))
     }
 }
@@ -745,12 +862,15 @@ pub struct VenueResponse {
 #[cfg(any(feature = "network-switch-networking", feature = "network-venue-templates"))]
 impl serde::Serialize for VenueResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VenueResponse, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &VenueResponse,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -761,8 +881,8 @@ impl<'de> serde::Deserialize<'de> for VenueResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<VenueResponse, ruckus_one_runtime::internal::object::FieldError> {
             let value = VenueResponse {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
@@ -771,7 +891,7 @@ impl<'de> serde::Deserialize<'de> for VenueResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueResponse"))
     }
 }
@@ -817,12 +937,12 @@ impl serde::Serialize for VenueRoguePolicySettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueRoguePolicySettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("reportThreshold", &v.report_threshold);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -833,8 +953,11 @@ impl<'de> serde::Deserialize<'de> for VenueRoguePolicySettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueRoguePolicySettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            VenueRoguePolicySettings,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = VenueRoguePolicySettings {
                 report_threshold: f.optional("reportThreshold"),
                 additional_fields: f.rest(),
@@ -842,7 +965,7 @@ impl<'de> serde::Deserialize<'de> for VenueRoguePolicySettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueRoguePolicySettings"))
     }
 }
@@ -942,7 +1065,7 @@ pub struct VenueRow {
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl serde::Serialize for VenueRow {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VenueRow, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &VenueRow, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("name", &v.name);
             w.optional("id", &v.id);
             w.optional("description", &v.description);
@@ -991,7 +1114,7 @@ impl serde::Serialize for VenueRow {
             w.optional("wlan", &v.wlan);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1002,8 +1125,8 @@ impl<'de> serde::Deserialize<'de> for VenueRow {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueRow, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<VenueRow, ruckus_one_runtime::internal::object::FieldError> {
             let value = VenueRow {
                 name: f.optional("name"),
                 id: f.optional("id"),
@@ -1056,7 +1179,7 @@ impl<'de> serde::Deserialize<'de> for VenueRow {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueRow"))
     }
 }
@@ -1382,7 +1505,7 @@ pub struct VenueView {
 #[cfg(any(feature = "network-switch-networking", feature = "network-venue-templates"))]
 impl serde::Serialize for VenueView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VenueView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &VenueView, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("dns", &v.dns);
@@ -1393,7 +1516,7 @@ impl serde::Serialize for VenueView {
             w.optional("profileId", &v.profile_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1404,8 +1527,8 @@ impl<'de> serde::Deserialize<'de> for VenueView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<VenueView, ruckus_one_runtime::internal::object::FieldError> {
             let value = VenueView {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -1420,7 +1543,7 @@ impl<'de> serde::Deserialize<'de> for VenueView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueView"))
     }
 }
@@ -1508,11 +1631,14 @@ pub struct VenueWifiNetwork {
 )]
 impl serde::Serialize for VenueWifiNetwork {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VenueWifiNetwork, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &VenueWifiNetwork,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("isAllApGroups", &v.is_all_ap_groups);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1525,8 +1651,8 @@ impl<'de> serde::Deserialize<'de> for VenueWifiNetwork {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueWifiNetwork, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<VenueWifiNetwork, ruckus_one_runtime::internal::object::FieldError> {
             let value = VenueWifiNetwork {
                 is_all_ap_groups: f.optional("isAllApGroups"),
                 additional_fields: f.rest(),
@@ -1534,7 +1660,7 @@ impl<'de> serde::Deserialize<'de> for VenueWifiNetwork {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueWifiNetwork"))
     }
 }
@@ -1581,13 +1707,13 @@ impl serde::Serialize for VenueWifiNetworkApGroupSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueWifiNetworkApGroupSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("radioTypes", &v.radio_types);
             w.optional("vlanId", &v.vlan_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1600,10 +1726,10 @@ impl<'de> serde::Deserialize<'de> for VenueWifiNetworkApGroupSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             VenueWifiNetworkApGroupSettings,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueWifiNetworkApGroupSettings {
                 radio_types: f.optional("radioTypes"),
@@ -1613,7 +1739,7 @@ impl<'de> serde::Deserialize<'de> for VenueWifiNetworkApGroupSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueWifiNetworkApGroupSettings"))
     }
 }
@@ -1674,7 +1800,7 @@ impl serde::Serialize for VenueWifiNetworkSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueWifiNetworkSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("allApGroupsRadioTypes", &v.all_ap_groups_radio_types);
             w.optional("allApGroupsVlanId", &v.all_ap_groups_vlan_id);
@@ -1682,7 +1808,7 @@ impl serde::Serialize for VenueWifiNetworkSettings {
             w.optional("scheduler", &v.scheduler);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1695,8 +1821,11 @@ impl<'de> serde::Deserialize<'de> for VenueWifiNetworkSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueWifiNetworkSettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            VenueWifiNetworkSettings,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = VenueWifiNetworkSettings {
                 all_ap_groups_radio_types: f.optional("allApGroupsRadioTypes"),
                 all_ap_groups_vlan_id: f.optional("allApGroupsVlanId"),
@@ -1707,7 +1836,7 @@ impl<'de> serde::Deserialize<'de> for VenueWifiNetworkSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueWifiNetworkSettings"))
     }
 }
@@ -1912,7 +2041,10 @@ pub struct ViewmodelDevice {
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for ViewmodelDevice {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ViewmodelDevice, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ViewmodelDevice,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("isMeshEnable", &v.is_mesh_enable);
             w.optional("downLinkCount", &v.down_link_count);
             w.optional("serialNumber", &v.serial_number);
@@ -1978,7 +2110,7 @@ impl serde::Serialize for ViewmodelDevice {
             w.optional("neighbors", &v.neighbors);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1989,8 +2121,8 @@ impl<'de> serde::Deserialize<'de> for ViewmodelDevice {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ViewmodelDevice, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ViewmodelDevice, ruckus_one_runtime::internal::object::FieldError> {
             let value = ViewmodelDevice {
                 is_mesh_enable: f.optional("isMeshEnable"),
                 down_link_count: f.optional("downLinkCount"),
@@ -2060,7 +2192,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelDevice {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ViewmodelDevice"))
     }
 }
@@ -2485,14 +2617,17 @@ pub struct ViewmodelDhcpPool {
 )]
 impl serde::Serialize for ViewmodelDhcpPool {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ViewmodelDhcpPool, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ViewmodelDhcpPool,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("name", &v.name);
             w.optional("startAddress", &v.start_address);
             w.optional("endAddress", &v.end_address);
             w.optional("networkAddress", &v.network_address);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2508,8 +2643,11 @@ impl<'de> serde::Deserialize<'de> for ViewmodelDhcpPool {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ViewmodelDhcpPool, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ViewmodelDhcpPool,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ViewmodelDhcpPool {
                 name: f.optional("name"),
                 start_address: f.optional("startAddress"),
@@ -2520,7 +2658,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelDhcpPool {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ViewmodelDhcpPool"))
     }
 }
@@ -2591,12 +2729,15 @@ pub struct ViewmodelEpdg {
 )]
 impl serde::Serialize for ViewmodelEpdg {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ViewmodelEpdg, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ViewmodelEpdg,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("ip", &v.ip);
             w.optional("domain", &v.domain);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2612,8 +2753,8 @@ impl<'de> serde::Deserialize<'de> for ViewmodelEpdg {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ViewmodelEpdg, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ViewmodelEpdg, ruckus_one_runtime::internal::object::FieldError> {
             let value = ViewmodelEpdg {
                 ip: f.optional("ip"),
                 domain: f.optional("domain"),
@@ -2622,7 +2763,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelEpdg {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ViewmodelEpdg"))
     }
 }
@@ -2695,7 +2836,7 @@ pub struct Vlan {
 )]
 impl serde::Serialize for Vlan {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Vlan, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Vlan, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("vlanId", &v.vlan_id);
             w.optional("vlanName", &v.vlan_name);
@@ -2711,7 +2852,7 @@ impl serde::Serialize for Vlan {
             w.optional("switchFamilyModels", &v.switch_family_models);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2727,8 +2868,8 @@ impl<'de> serde::Deserialize<'de> for Vlan {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Vlan, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Vlan, ruckus_one_runtime::internal::object::FieldError> {
             let value = Vlan {
                 id: f.optional("id"),
                 vlan_id: f.optional("vlanId"),
@@ -2748,7 +2889,7 @@ impl<'de> serde::Deserialize<'de> for Vlan {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Vlan"))
     }
 }
@@ -2916,7 +3057,7 @@ pub struct VlanBo {
 )]
 impl serde::Serialize for VlanBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VlanBo, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &VlanBo, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.field("vlanId", &v.vlan_id);
             w.optional("vlanName", &v.vlan_name);
@@ -2952,7 +3093,7 @@ impl serde::Serialize for VlanBo {
             w.optional("untaggedPortsList", &v.untagged_ports_list);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2968,8 +3109,8 @@ impl<'de> serde::Deserialize<'de> for VlanBo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VlanBo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<VlanBo, ruckus_one_runtime::internal::object::FieldError> {
             let value = VlanBo {
                 id: f.optional("id"),
                 vlan_id: f.required("vlanId")?,
@@ -3007,7 +3148,7 @@ impl<'de> serde::Deserialize<'de> for VlanBo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VlanBo"))
     }
 }
@@ -3238,12 +3379,15 @@ pub struct VlanPoolData {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for VlanPoolData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VlanPoolData, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &VlanPoolData,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("name", &v.name);
             w.optional("vlanMembers", &v.vlan_members);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3254,8 +3398,8 @@ impl<'de> serde::Deserialize<'de> for VlanPoolData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VlanPoolData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<VlanPoolData, ruckus_one_runtime::internal::object::FieldError> {
             let value = VlanPoolData {
                 name: f.optional("name"),
                 vlan_members: f.optional("vlanMembers"),
@@ -3264,7 +3408,7 @@ impl<'de> serde::Deserialize<'de> for VlanPoolData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VlanPoolData"))
     }
 }
@@ -3315,7 +3459,10 @@ pub struct VlanPoolProfile {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl serde::Serialize for VlanPoolProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VlanPoolProfile, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &VlanPoolProfile,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("description", &v.description);
             w.optional("id", &v.id);
             w.field("name", &v.name);
@@ -3323,7 +3470,7 @@ impl serde::Serialize for VlanPoolProfile {
             w.optional("tenantId", &v.tenant_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3334,8 +3481,8 @@ impl<'de> serde::Deserialize<'de> for VlanPoolProfile {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VlanPoolProfile, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<VlanPoolProfile, ruckus_one_runtime::internal::object::FieldError> {
             let value = VlanPoolProfile {
                 description: f.optional("description"),
                 id: f.optional("id"),
@@ -3347,7 +3494,7 @@ impl<'de> serde::Deserialize<'de> for VlanPoolProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VlanPoolProfile"))
     }
 }
@@ -3404,7 +3551,7 @@ impl serde::Serialize for VlanPoolProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VlanPoolProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
@@ -3413,7 +3560,7 @@ impl serde::Serialize for VlanPoolProfileQueryData {
             w.optional("wifiNetworkVenueApGroups", &v.wifi_network_venue_ap_groups);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3424,8 +3571,11 @@ impl<'de> serde::Deserialize<'de> for VlanPoolProfileQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VlanPoolProfileQueryData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            VlanPoolProfileQueryData,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = VlanPoolProfileQueryData {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -3437,7 +3587,7 @@ impl<'de> serde::Deserialize<'de> for VlanPoolProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VlanPoolProfileQueryData"))
     }
 }
@@ -3513,12 +3663,15 @@ pub struct VoiceVlanBo {
 )]
 impl serde::Serialize for VoiceVlanBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VoiceVlanBo, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &VoiceVlanBo,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("vlanId", &v.vlan_id);
             w.optional("taggedPorts", &v.tagged_ports);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3534,8 +3687,8 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanBo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VoiceVlanBo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<VoiceVlanBo, ruckus_one_runtime::internal::object::FieldError> {
             let value = VoiceVlanBo {
                 vlan_id: f.optional("vlanId"),
                 tagged_ports: f.optional("taggedPorts"),
@@ -3544,7 +3697,7 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanBo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VoiceVlanBo"))
     }
 }
@@ -3603,12 +3756,15 @@ pub struct VoiceVlanConfigBo {
 )]
 impl serde::Serialize for VoiceVlanConfigBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VoiceVlanConfigBo, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &VoiceVlanConfigBo,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("model", &v.model);
             w.optional("voiceVlans", &v.voice_vlans);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3624,8 +3780,11 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanConfigBo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VoiceVlanConfigBo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            VoiceVlanConfigBo,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = VoiceVlanConfigBo {
                 model: f.optional("model"),
                 voice_vlans: f.optional("voiceVlans"),
@@ -3634,7 +3793,7 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanConfigBo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VoiceVlanConfigBo"))
     }
 }
@@ -3694,13 +3853,16 @@ pub struct VoiceVlanConfigView {
 )]
 impl serde::Serialize for VoiceVlanConfigView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VoiceVlanConfigView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &VoiceVlanConfigView,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("model", &v.model);
             w.optional("voiceVlans", &v.voice_vlans);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3716,8 +3878,11 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanConfigView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VoiceVlanConfigView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            VoiceVlanConfigView,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = VoiceVlanConfigView {
                 id: f.optional("id"),
                 model: f.optional("model"),
@@ -3727,7 +3892,7 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanConfigView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VoiceVlanConfigView"))
     }
 }
@@ -3795,14 +3960,14 @@ impl serde::Serialize for VoiceVlanConfigViewV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VoiceVlanConfigViewV1,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("model", &v.model);
             w.optional("voiceVlans", &v.voice_vlans);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3818,8 +3983,11 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanConfigViewV1 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VoiceVlanConfigViewV1, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            VoiceVlanConfigViewV1,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = VoiceVlanConfigViewV1 {
                 id: f.optional("id"),
                 model: f.optional("model"),
@@ -3829,7 +3997,7 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanConfigViewV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VoiceVlanConfigViewV1"))
     }
 }
@@ -3895,12 +4063,15 @@ pub struct VoiceVlanView {
 )]
 impl serde::Serialize for VoiceVlanView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VoiceVlanView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &VoiceVlanView,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("vlanId", &v.vlan_id);
             w.optional("taggedPorts", &v.tagged_ports);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3916,8 +4087,8 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VoiceVlanView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<VoiceVlanView, ruckus_one_runtime::internal::object::FieldError> {
             let value = VoiceVlanView {
                 vlan_id: f.optional("vlanId"),
                 tagged_ports: f.optional("taggedPorts"),
@@ -3926,7 +4097,7 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VoiceVlanView"))
     }
 }
@@ -3987,13 +4158,16 @@ pub struct VoiceVlanViewV1 {
 )]
 impl serde::Serialize for VoiceVlanViewV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VoiceVlanViewV1, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &VoiceVlanViewV1,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("vlanId", &v.vlan_id);
             w.optional("taggedPorts", &v.tagged_ports);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4009,8 +4183,8 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanViewV1 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VoiceVlanViewV1, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<VoiceVlanViewV1, ruckus_one_runtime::internal::object::FieldError> {
             let value = VoiceVlanViewV1 {
                 id: f.optional("id"),
                 vlan_id: f.optional("vlanId"),
@@ -4020,7 +4194,7 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanViewV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VoiceVlanViewV1"))
     }
 }
@@ -4094,7 +4268,7 @@ impl serde::Serialize for WifiAvailableChannels {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &WifiAvailableChannels,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("2.4GChannels", &v.n_2_4g_channels);
             w.optional("5GChannels", &v.n_5g_channels);
@@ -4104,7 +4278,7 @@ impl serde::Serialize for WifiAvailableChannels {
             w.optional("afcEnabled", &v.afc_enabled);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4121,8 +4295,11 @@ impl<'de> serde::Deserialize<'de> for WifiAvailableChannels {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<WifiAvailableChannels, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            WifiAvailableChannels,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = WifiAvailableChannels {
                 n_2_4g_channels: f.optional("2.4GChannels"),
                 n_5g_channels: f.optional("5GChannels"),
@@ -4135,7 +4312,7 @@ impl<'de> serde::Deserialize<'de> for WifiAvailableChannels {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("WifiAvailableChannels"))
     }
 }
@@ -4227,7 +4404,7 @@ impl serde::Serialize for WifiCallingServiceProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &WifiCallingServiceProfile,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("description", &v.description);
             w.field("epdgs", &v.epdgs);
@@ -4236,7 +4413,7 @@ impl serde::Serialize for WifiCallingServiceProfile {
             w.field("serviceName", &v.service_name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4252,8 +4429,11 @@ impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfile {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<WifiCallingServiceProfile, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            WifiCallingServiceProfile,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = WifiCallingServiceProfile {
                 description: f.optional("description"),
                 epdgs: f.required("epdgs")?,
@@ -4265,7 +4445,7 @@ impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("WifiCallingServiceProfile"))
     }
 }
@@ -4339,7 +4519,7 @@ impl serde::Serialize for WifiCallingServiceProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &WifiCallingServiceProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
@@ -4349,7 +4529,7 @@ impl serde::Serialize for WifiCallingServiceProfileQueryData {
             w.optional("tenantId", &v.tenant_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4365,10 +4545,10 @@ impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfileQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             WifiCallingServiceProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = WifiCallingServiceProfileQueryData {
                 id: f.optional("id"),
@@ -4382,7 +4562,7 @@ impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("WifiCallingServiceProfileQueryData"))
     }
 }
@@ -4461,14 +4641,17 @@ pub struct WifiDhcpPoolUsage {
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
 impl serde::Serialize for WifiDhcpPoolUsage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &WifiDhcpPoolUsage, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &WifiDhcpPoolUsage,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("description", &v.description);
             w.field("name", &v.name);
             w.optional("totalIpCount", &v.total_ip_count);
             w.optional("usedIpCount", &v.used_ip_count);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4479,8 +4662,11 @@ impl<'de> serde::Deserialize<'de> for WifiDhcpPoolUsage {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<WifiDhcpPoolUsage, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            WifiDhcpPoolUsage,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = WifiDhcpPoolUsage {
                 description: f.optional("description"),
                 name: f.required("name")?,
@@ -4491,7 +4677,7 @@ impl<'de> serde::Deserialize<'de> for WifiDhcpPoolUsage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("WifiDhcpPoolUsage"))
     }
 }
@@ -4541,11 +4727,14 @@ pub struct WifiDhcpPoolUsages {
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
 impl serde::Serialize for WifiDhcpPoolUsages {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &WifiDhcpPoolUsages, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &WifiDhcpPoolUsages,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("wifiDhcpPoolUsages", &v.wifi_dhcp_pool_usages);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4556,8 +4745,11 @@ impl<'de> serde::Deserialize<'de> for WifiDhcpPoolUsages {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<WifiDhcpPoolUsages, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            WifiDhcpPoolUsages,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = WifiDhcpPoolUsages {
                 wifi_dhcp_pool_usages: f.optional("wifiDhcpPoolUsages"),
                 additional_fields: f.rest(),
@@ -4565,7 +4757,7 @@ impl<'de> serde::Deserialize<'de> for WifiDhcpPoolUsages {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("WifiDhcpPoolUsages"))
     }
 }
@@ -4624,13 +4816,13 @@ impl serde::Serialize for WifiEntityIdOperationResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &WifiEntityIdOperationResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4649,10 +4841,10 @@ impl<'de> serde::Deserialize<'de> for WifiEntityIdOperationResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             WifiEntityIdOperationResponse,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = WifiEntityIdOperationResponse {
                 request_id: f.optional("requestId"),
@@ -4662,7 +4854,7 @@ impl<'de> serde::Deserialize<'de> for WifiEntityIdOperationResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("WifiEntityIdOperationResponse"))
     }
 }
@@ -4776,7 +4968,7 @@ impl std::fmt::Debug for WifiNetwork {
             Self::Open(v) => f.debug_tuple("Open").field(v).finish(),
             Self::Psk(v) => f.debug_tuple("Psk").field(v).finish(),
             Self::Unknown(v) => {
-                ruckus_one_runtime::union::debug_unknown(
+                ruckus_one_runtime::internal::union::debug_unknown(
                     f,
                     v,
                     &["appSecret", "dpskServiceProfileId", "passphrase", "saePassphrase"],
@@ -4790,10 +4982,15 @@ impl serde::Serialize for WifiNetwork {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
             Self::Aaa(v) => {
-                ruckus_one_runtime::union::serialize_tagged(v, "type", "aaa", serializer)
+                ruckus_one_runtime::internal::union::serialize_tagged(
+                    v,
+                    "type",
+                    "aaa",
+                    serializer,
+                )
             }
             Self::Dpsk(v) => {
-                ruckus_one_runtime::union::serialize_tagged(
+                ruckus_one_runtime::internal::union::serialize_tagged(
                     v,
                     "type",
                     "dpsk",
@@ -4801,7 +4998,7 @@ impl serde::Serialize for WifiNetwork {
                 )
             }
             Self::Guest(v) => {
-                ruckus_one_runtime::union::serialize_tagged(
+                ruckus_one_runtime::internal::union::serialize_tagged(
                     v,
                     "type",
                     "guest",
@@ -4809,7 +5006,7 @@ impl serde::Serialize for WifiNetwork {
                 )
             }
             Self::Hotspot20(v) => {
-                ruckus_one_runtime::union::serialize_tagged(
+                ruckus_one_runtime::internal::union::serialize_tagged(
                     v,
                     "type",
                     "hotspot20",
@@ -4817,7 +5014,7 @@ impl serde::Serialize for WifiNetwork {
                 )
             }
             Self::Open(v) => {
-                ruckus_one_runtime::union::serialize_tagged(
+                ruckus_one_runtime::internal::union::serialize_tagged(
                     v,
                     "type",
                     "open",
@@ -4825,7 +5022,12 @@ impl serde::Serialize for WifiNetwork {
                 )
             }
             Self::Psk(v) => {
-                ruckus_one_runtime::union::serialize_tagged(v, "type", "psk", serializer)
+                ruckus_one_runtime::internal::union::serialize_tagged(
+                    v,
+                    "type",
+                    "psk",
+                    serializer,
+                )
             }
             Self::Unknown(v) => serde::Serialize::serialize(v, serializer),
         }
@@ -4836,12 +5038,12 @@ impl<'de> serde::Deserialize<'de> for WifiNetwork {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = ruckus_one_runtime::union::read(deserializer)?;
+        let value = ruckus_one_runtime::internal::union::read(deserializer)?;
         Ok(
-            match ruckus_one_runtime::union::tag(&value, "type").as_deref() {
+            match ruckus_one_runtime::internal::union::tag(&value, "type").as_deref() {
                 Some("aaa") => {
                     Self::Aaa(
-                        ruckus_one_runtime::union::decode_tagged(
+                        ruckus_one_runtime::internal::union::decode_tagged(
                             &value,
                             "type",
                             "WifiNetwork",
@@ -4851,7 +5053,7 @@ impl<'de> serde::Deserialize<'de> for WifiNetwork {
                 }
                 Some("dpsk") => {
                     Self::Dpsk(
-                        ruckus_one_runtime::union::decode_tagged(
+                        ruckus_one_runtime::internal::union::decode_tagged(
                             &value,
                             "type",
                             "WifiNetwork",
@@ -4861,7 +5063,7 @@ impl<'de> serde::Deserialize<'de> for WifiNetwork {
                 }
                 Some("guest") => {
                     Self::Guest(
-                        ruckus_one_runtime::union::decode_tagged(
+                        ruckus_one_runtime::internal::union::decode_tagged(
                             &value,
                             "type",
                             "WifiNetwork",
@@ -4871,7 +5073,7 @@ impl<'de> serde::Deserialize<'de> for WifiNetwork {
                 }
                 Some("hotspot20") => {
                     Self::Hotspot20(
-                        ruckus_one_runtime::union::decode_tagged(
+                        ruckus_one_runtime::internal::union::decode_tagged(
                             &value,
                             "type",
                             "WifiNetwork",
@@ -4881,7 +5083,7 @@ impl<'de> serde::Deserialize<'de> for WifiNetwork {
                 }
                 Some("open") => {
                     Self::Open(
-                        ruckus_one_runtime::union::decode_tagged(
+                        ruckus_one_runtime::internal::union::decode_tagged(
                             &value,
                             "type",
                             "WifiNetwork",
@@ -4891,7 +5093,7 @@ impl<'de> serde::Deserialize<'de> for WifiNetwork {
                 }
                 Some("psk") => {
                     Self::Psk(
-                        ruckus_one_runtime::union::decode_tagged(
+                        ruckus_one_runtime::internal::union::decode_tagged(
                             &value,
                             "type",
                             "WifiNetwork",
@@ -4930,14 +5132,14 @@ impl serde::Serialize for WifiNetworkRadiusServerProfileSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &WifiNetworkRadiusServerProfileSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("enableAccountingProxy", &v.enable_accounting_proxy);
             w.optional("enableAuthProxy", &v.enable_auth_proxy);
             w.optional("macAuthMacFormat", &v.mac_auth_mac_format);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4948,10 +5150,10 @@ impl<'de> serde::Deserialize<'de> for WifiNetworkRadiusServerProfileSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             WifiNetworkRadiusServerProfileSettings,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = WifiNetworkRadiusServerProfileSettings {
                 enable_accounting_proxy: f.optional("enableAccountingProxy"),
@@ -4962,7 +5164,7 @@ impl<'de> serde::Deserialize<'de> for WifiNetworkRadiusServerProfileSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("WifiNetworkRadiusServerProfileSettings"))
     }
@@ -5136,7 +5338,10 @@ pub struct WifiNetworkRow {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for WifiNetworkRow {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &WifiNetworkRow, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &WifiNetworkRow,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("name", &v.name);
             w.optional("id", &v.id);
             w.optional("vlan", &v.vlan);
@@ -5172,7 +5377,7 @@ impl serde::Serialize for WifiNetworkRow {
             w.optional("vlanPool", &v.vlan_pool);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5183,8 +5388,8 @@ impl<'de> serde::Deserialize<'de> for WifiNetworkRow {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<WifiNetworkRow, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<WifiNetworkRow, ruckus_one_runtime::internal::object::FieldError> {
             let value = WifiNetworkRow {
                 name: f.optional("name"),
                 id: f.optional("id"),
@@ -5224,7 +5429,7 @@ impl<'de> serde::Deserialize<'de> for WifiNetworkRow {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("WifiNetworkRow"))
     }
 }
@@ -5466,7 +5671,7 @@ impl serde::Serialize for WifiNetworkVenueApGroupQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &WifiNetworkVenueApGroupQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("venueId", &v.venue_id);
             w.optional("wifiNetworkId", &v.wifi_network_id);
@@ -5475,7 +5680,7 @@ impl serde::Serialize for WifiNetworkVenueApGroupQueryData {
             w.optional("isAllGroups", &v.is_all_groups);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5486,10 +5691,10 @@ impl<'de> serde::Deserialize<'de> for WifiNetworkVenueApGroupQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             WifiNetworkVenueApGroupQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = WifiNetworkVenueApGroupQueryData {
                 venue_id: f.optional("venueId"),
@@ -5502,7 +5707,7 @@ impl<'de> serde::Deserialize<'de> for WifiNetworkVenueApGroupQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("WifiNetworkVenueApGroupQueryData"))
     }
 }
@@ -5583,12 +5788,12 @@ impl serde::Serialize for WifiOperationResponseRequestIdOnly {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &WifiOperationResponseRequestIdOnly,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("requestId", &v.request_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5608,10 +5813,10 @@ impl<'de> serde::Deserialize<'de> for WifiOperationResponseRequestIdOnly {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             WifiOperationResponseRequestIdOnly,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = WifiOperationResponseRequestIdOnly {
                 request_id: f.optional("requestId"),
@@ -5620,7 +5825,7 @@ impl<'de> serde::Deserialize<'de> for WifiOperationResponseRequestIdOnly {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("WifiOperationResponseRequestIdOnly"))
     }
 }
@@ -5673,7 +5878,10 @@ pub struct WifiWisprPage {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for WifiWisprPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &WifiWisprPage, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &WifiWisprPage,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("authType", &v.auth_type);
             w.field("captivePortalUrl", &v.captive_portal_url);
             w.optional("customExternalProvider", &v.custom_external_provider);
@@ -5682,7 +5890,7 @@ impl serde::Serialize for WifiWisprPage {
             w.optional("integrationKey", &v.integration_key);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5693,8 +5901,8 @@ impl<'de> serde::Deserialize<'de> for WifiWisprPage {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<WifiWisprPage, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<WifiWisprPage, ruckus_one_runtime::internal::object::FieldError> {
             let value = WifiWisprPage {
                 auth_type: f.optional("authType"),
                 captive_portal_url: f.required("captivePortalUrl")?,
@@ -5707,7 +5915,7 @@ impl<'de> serde::Deserialize<'de> for WifiWisprPage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("WifiWisprPage"))
     }
 }
@@ -5968,7 +6176,7 @@ impl serde::Serialize for WifiWlanAdvancedCustomization {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &WifiWlanAdvancedCustomization,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional(
                 "applicationVisibilityEnabled",
@@ -6098,7 +6306,7 @@ impl serde::Serialize for WifiWlanAdvancedCustomization {
             w.optional("wifi7Enabled", &v.wifi7_enabled);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6109,10 +6317,10 @@ impl<'de> serde::Deserialize<'de> for WifiWlanAdvancedCustomization {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             WifiWlanAdvancedCustomization,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = WifiWlanAdvancedCustomization {
                 application_visibility_enabled: f
@@ -6210,7 +6418,7 @@ impl<'de> serde::Deserialize<'de> for WifiWlanAdvancedCustomization {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("WifiWlanAdvancedCustomization"))
     }
 }
@@ -7220,13 +7428,13 @@ pub struct WlanGroup {
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for WlanGroup {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &WlanGroup, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &WlanGroup, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("wlanGroupId", &v.wlan_group_id);
             w.optional("wlanGroupName", &v.wlan_group_name);
             w.optional("radioId", &v.radio_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7237,8 +7445,8 @@ impl<'de> serde::Deserialize<'de> for WlanGroup {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<WlanGroup, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<WlanGroup, ruckus_one_runtime::internal::object::FieldError> {
             let value = WlanGroup {
                 wlan_group_id: f.optional("wlanGroupId"),
                 wlan_group_name: f.optional("wlanGroupName"),
@@ -7248,7 +7456,7 @@ impl<'de> serde::Deserialize<'de> for WlanGroup {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("WlanGroup"))
     }
 }
@@ -7308,7 +7516,7 @@ impl serde::Serialize for WlanRadioCustomization {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &WlanRadioCustomization,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("bssMinimumPhyRate", &v.bss_minimum_phy_rate);
             w.optional(
@@ -7319,7 +7527,7 @@ impl serde::Serialize for WlanRadioCustomization {
             w.optional("rfBandUsage", &v.rf_band_usage);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7330,8 +7538,11 @@ impl<'de> serde::Deserialize<'de> for WlanRadioCustomization {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<WlanRadioCustomization, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            WlanRadioCustomization,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = WlanRadioCustomization {
                 bss_minimum_phy_rate: f.optional("bssMinimumPhyRate"),
                 management_frame_minimum_phy_rate: f
@@ -7343,7 +7554,7 @@ impl<'de> serde::Deserialize<'de> for WlanRadioCustomization {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("WlanRadioCustomization"))
     }
 }

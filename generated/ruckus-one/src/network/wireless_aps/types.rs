@@ -89,7 +89,10 @@ pub struct AccessPoint {
 }
 impl serde::Serialize for AccessPoint {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AccessPoint, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AccessPoint,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("bssColoring", &v.bss_coloring);
             w.optional("clientAdmissionControl", &v.client_admission_control);
             w.optional("tags", &v.tags);
@@ -129,7 +132,7 @@ impl serde::Serialize for AccessPoint {
             w.optional("venueId", &v.venue_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -139,8 +142,8 @@ impl<'de> serde::Deserialize<'de> for AccessPoint {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AccessPoint, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AccessPoint, ruckus_one_runtime::internal::object::FieldError> {
             let value = AccessPoint {
                 bss_coloring: f.optional("bssColoring"),
                 client_admission_control: f.optional("clientAdmissionControl"),
@@ -182,7 +185,7 @@ impl<'de> serde::Deserialize<'de> for AccessPoint {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AccessPoint"))
     }
 }
@@ -435,7 +438,7 @@ pub struct AfcStatus {
 }
 impl serde::Serialize for AfcStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AfcStatus, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &AfcStatus, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("afcState", &v.afc_state);
             w.optional("availableChannels", &v.available_channels);
             w.optional("geoLocationSource", &v.geo_location_source);
@@ -444,7 +447,7 @@ impl serde::Serialize for AfcStatus {
             w.optional("powerState", &v.power_state);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -454,8 +457,8 @@ impl<'de> serde::Deserialize<'de> for AfcStatus {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AfcStatus, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AfcStatus, ruckus_one_runtime::internal::object::FieldError> {
             let value = AfcStatus {
                 afc_state: f.optional("afcState"),
                 available_channels: f.optional("availableChannels"),
@@ -468,7 +471,7 @@ impl<'de> serde::Deserialize<'de> for AfcStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AfcStatus"))
     }
 }
@@ -541,12 +544,15 @@ pub struct ApBssColoring {
 }
 impl serde::Serialize for ApBssColoring {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApBssColoring, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApBssColoring,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("bssColoringEnabled", &v.bss_coloring_enabled);
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -556,8 +562,8 @@ impl<'de> serde::Deserialize<'de> for ApBssColoring {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApBssColoring, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApBssColoring, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApBssColoring {
                 bss_coloring_enabled: f.optional("bssColoringEnabled"),
                 use_venue_settings: f.optional("useVenueSettings"),
@@ -566,7 +572,7 @@ impl<'de> serde::Deserialize<'de> for ApBssColoring {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApBssColoring"))
     }
 }
@@ -607,11 +613,11 @@ pub struct ApClient {
 }
 impl serde::Serialize for ApClient {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApClient, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &ApClient, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.field("status", &v.status);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -621,8 +627,8 @@ impl<'de> serde::Deserialize<'de> for ApClient {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApClient, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApClient, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApClient {
                 status: f.optional("status"),
                 additional_fields: f.rest(),
@@ -630,7 +636,7 @@ impl<'de> serde::Deserialize<'de> for ApClient {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApClient"))
     }
 }
@@ -703,7 +709,7 @@ impl serde::Serialize for ApClientAdmissionControl {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ApClientAdmissionControl,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("enable24G", &v.enable24g);
             w.optional("enable50G", &v.enable50g);
@@ -716,7 +722,7 @@ impl serde::Serialize for ApClientAdmissionControl {
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -726,8 +732,11 @@ impl<'de> serde::Deserialize<'de> for ApClientAdmissionControl {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApClientAdmissionControl, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApClientAdmissionControl,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApClientAdmissionControl {
                 enable24g: f.optional("enable24G"),
                 enable50g: f.optional("enable50G"),
@@ -743,7 +752,7 @@ impl<'de> serde::Deserialize<'de> for ApClientAdmissionControl {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApClientAdmissionControl"))
     }
 }
@@ -850,7 +859,10 @@ pub struct ApClientQueryData {
 }
 impl serde::Serialize for ApClientQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApClientQueryData, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApClientQueryData,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("modelName", &v.model_name);
             w.optional("deviceType", &v.device_type);
             w.optional("macAddress", &v.mac_address);
@@ -875,7 +887,7 @@ impl serde::Serialize for ApClientQueryData {
             w.optional("identityId", &v.identity_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -885,8 +897,11 @@ impl<'de> serde::Deserialize<'de> for ApClientQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApClientQueryData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApClientQueryData,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApClientQueryData {
                 model_name: f.optional("modelName"),
                 device_type: f.optional("deviceType"),
@@ -915,7 +930,7 @@ impl<'de> serde::Deserialize<'de> for ApClientQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApClientQueryData"))
     }
 }
@@ -1145,14 +1160,17 @@ pub struct ApCompatibilityPage {
 }
 impl serde::Serialize for ApCompatibilityPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApCompatibilityPage, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApCompatibilityPage,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("compatibilities", &v.compatibilities);
             w.optional("page", &v.page);
             w.optional("totalCount", &v.total_count);
             w.optional("apCompatibilities", &v.ap_compatibilities);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1162,8 +1180,11 @@ impl<'de> serde::Deserialize<'de> for ApCompatibilityPage {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApCompatibilityPage, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApCompatibilityPage,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApCompatibilityPage {
                 compatibilities: f.optional("compatibilities"),
                 page: f.optional("page"),
@@ -1174,7 +1195,7 @@ impl<'de> serde::Deserialize<'de> for ApCompatibilityPage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApCompatibilityPage"))
     }
 }
@@ -1234,12 +1255,15 @@ pub struct ApDiagnosisCommand {
 }
 impl serde::Serialize for ApDiagnosisCommand {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApDiagnosisCommand, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApDiagnosisCommand,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("targetHost", &v.target_host);
             w.field("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1249,8 +1273,11 @@ impl<'de> serde::Deserialize<'de> for ApDiagnosisCommand {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApDiagnosisCommand, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApDiagnosisCommand,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApDiagnosisCommand {
                 target_host: f.optional("targetHost"),
                 type_: f.optional("type"),
@@ -1259,7 +1286,7 @@ impl<'de> serde::Deserialize<'de> for ApDiagnosisCommand {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApDiagnosisCommand"))
     }
 }
@@ -1301,12 +1328,12 @@ impl serde::Serialize for ApDiagnosisCommandResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ApDiagnosisCommandResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1316,8 +1343,11 @@ impl<'de> serde::Deserialize<'de> for ApDiagnosisCommandResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApDiagnosisCommandResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApDiagnosisCommandResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApDiagnosisCommandResponse {
                 response: f.optional("response"),
                 additional_fields: f.rest(),
@@ -1325,7 +1355,7 @@ impl<'de> serde::Deserialize<'de> for ApDiagnosisCommandResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApDiagnosisCommandResponse"))
     }
 }
@@ -1362,13 +1392,13 @@ impl serde::Serialize for ApDiagnosisCommandResponseOperationResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ApDiagnosisCommandResponseOperationResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1378,10 +1408,10 @@ impl<'de> serde::Deserialize<'de> for ApDiagnosisCommandResponseOperationRespons
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             ApDiagnosisCommandResponseOperationResponse,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ApDiagnosisCommandResponseOperationResponse {
                 request_id: f.optional("requestId"),
@@ -1391,7 +1421,7 @@ impl<'de> serde::Deserialize<'de> for ApDiagnosisCommandResponseOperationRespons
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("ApDiagnosisCommandResponseOperationResponse"))
     }
@@ -1495,12 +1525,15 @@ pub struct ApFloorPosition {
 }
 impl serde::Serialize for ApFloorPosition {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApFloorPosition, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApFloorPosition,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional_number("xPercent", v.x_percent);
             w.optional_number("yPercent", v.y_percent);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1510,8 +1543,8 @@ impl<'de> serde::Deserialize<'de> for ApFloorPosition {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApFloorPosition, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApFloorPosition, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApFloorPosition {
                 x_percent: f.optional("xPercent"),
                 y_percent: f.optional("yPercent"),
@@ -1520,7 +1553,7 @@ impl<'de> serde::Deserialize<'de> for ApFloorPosition {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApFloorPosition"))
     }
 }
@@ -1566,7 +1599,7 @@ pub struct ApGroup {
 }
 impl serde::Serialize for ApGroup {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApGroup, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &ApGroup, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("apSerialNumbers", &v.ap_serial_numbers);
             w.optional("description", &v.description);
             w.optional("id", &v.id);
@@ -1574,7 +1607,7 @@ impl serde::Serialize for ApGroup {
             w.optional("venueId", &v.venue_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1584,8 +1617,8 @@ impl<'de> serde::Deserialize<'de> for ApGroup {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApGroup, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApGroup, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApGroup {
                 ap_serial_numbers: f.optional("apSerialNumbers"),
                 description: f.optional("description"),
@@ -1597,7 +1630,7 @@ impl<'de> serde::Deserialize<'de> for ApGroup {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApGroup"))
     }
 }
@@ -1656,14 +1689,17 @@ pub struct ApInformation {
 }
 impl serde::Serialize for ApInformation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApInformation, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApInformation,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("serialNumber", &v.serial_number);
             w.optional("name", &v.name);
             w.optional("macAddress", &v.mac_address);
             w.optional("bssid", &v.bssid);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1673,8 +1709,8 @@ impl<'de> serde::Deserialize<'de> for ApInformation {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApInformation, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApInformation, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApInformation {
                 serial_number: f.optional("serialNumber"),
                 name: f.optional("name"),
@@ -1685,7 +1721,7 @@ impl<'de> serde::Deserialize<'de> for ApInformation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApInformation"))
     }
 }
@@ -1749,7 +1785,10 @@ pub struct ApLanPortSettings {
 }
 impl serde::Serialize for ApLanPortSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApLanPortSettings, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApLanPortSettings,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("clientIsolationEnabled", &v.client_isolation_enabled);
             w.optional("clientIsolationSettings", &v.client_isolation_settings);
             w.optional("dhcpOption82Enabled", &v.dhcp_option82_enabled);
@@ -1760,7 +1799,7 @@ impl serde::Serialize for ApLanPortSettings {
             w.optional("softGreEnabled", &v.soft_gre_enabled);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1770,8 +1809,11 @@ impl<'de> serde::Deserialize<'de> for ApLanPortSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApLanPortSettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApLanPortSettings,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApLanPortSettings {
                 client_isolation_enabled: f.optional("clientIsolationEnabled"),
                 client_isolation_settings: f.optional("clientIsolationSettings"),
@@ -1786,7 +1828,7 @@ impl<'de> serde::Deserialize<'de> for ApLanPortSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApLanPortSettings"))
     }
 }
@@ -1897,7 +1939,10 @@ pub struct ApLldpNeighbor {
 }
 impl serde::Serialize for ApLldpNeighbor {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApLldpNeighbor, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApLldpNeighbor,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("detectedTime", &v.detected_time);
             w.optional("lldpAdv", &v.lldp_adv);
             w.optional("lldpCapability", &v.lldp_capability);
@@ -1928,7 +1973,7 @@ impl serde::Serialize for ApLldpNeighbor {
             w.optional("neighborSerialNumber", &v.neighbor_serial_number);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1938,8 +1983,8 @@ impl<'de> serde::Deserialize<'de> for ApLldpNeighbor {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApLldpNeighbor, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApLldpNeighbor, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApLldpNeighbor {
                 detected_time: f.optional("detectedTime"),
                 lldp_adv: f.optional("lldpAdv"),
@@ -1974,7 +2019,7 @@ impl<'de> serde::Deserialize<'de> for ApLldpNeighbor {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApLldpNeighbor"))
     }
 }
@@ -2172,12 +2217,12 @@ pub struct ApLogs {
 }
 impl serde::Serialize for ApLogs {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApLogs, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &ApLogs, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("fileUrl", &v.file_url);
             w.optional("fileURL", &v.file_url_2);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2187,8 +2232,8 @@ impl<'de> serde::Deserialize<'de> for ApLogs {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApLogs, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApLogs, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApLogs {
                 file_url: f.optional("fileUrl"),
                 file_url_2: f.optional("fileURL"),
@@ -2197,7 +2242,7 @@ impl<'de> serde::Deserialize<'de> for ApLogs {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApLogs"))
     }
 }
@@ -2256,7 +2301,10 @@ pub struct ApNeighborPage {
 }
 impl serde::Serialize for ApNeighborPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApNeighborPage, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApNeighborPage,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("neighbors", &v.neighbors);
             w.optional("page", &v.page);
             w.optional("totalCount", &v.total_count);
@@ -2264,7 +2312,7 @@ impl serde::Serialize for ApNeighborPage {
             w.optional("detectedTime", &v.detected_time);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2274,8 +2322,8 @@ impl<'de> serde::Deserialize<'de> for ApNeighborPage {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApNeighborPage, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApNeighborPage, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApNeighborPage {
                 neighbors: f.optional("neighbors"),
                 page: f.optional("page"),
@@ -2287,7 +2335,7 @@ impl<'de> serde::Deserialize<'de> for ApNeighborPage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApNeighborPage"))
     }
 }
@@ -2365,7 +2413,9 @@ impl std::fmt::Debug for ApNeighborRow {
         match self {
             Self::ApRfNeighbor(v) => f.debug_tuple("ApRfNeighbor").field(v).finish(),
             Self::ApLldpNeighbor(v) => f.debug_tuple("ApLldpNeighbor").field(v).finish(),
-            Self::Unknown(v) => ruckus_one_runtime::union::debug_unknown(f, v, &[]),
+            Self::Unknown(v) => {
+                ruckus_one_runtime::internal::union::debug_unknown(f, v, &[])
+            }
         }
     }
 }
@@ -2382,8 +2432,8 @@ impl<'de> serde::Deserialize<'de> for ApNeighborRow {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = ruckus_one_runtime::union::read(deserializer)?;
-        for i in ruckus_one_runtime::union::by_fit(
+        let value = ruckus_one_runtime::internal::union::read(deserializer)?;
+        for i in ruckus_one_runtime::internal::union::by_fit(
             &value,
             &[
                 &[
@@ -2462,12 +2512,16 @@ impl<'de> serde::Deserialize<'de> for ApNeighborRow {
         ) {
             match i {
                 0 => {
-                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                    if let Some(v) = ruckus_one_runtime::internal::union::try_decode(
+                        &value,
+                    ) {
                         return Ok(Self::ApRfNeighbor(v));
                     }
                 }
                 1 => {
-                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                    if let Some(v) = ruckus_one_runtime::internal::union::try_decode(
+                        &value,
+                    ) {
                         return Ok(Self::ApLldpNeighbor(v));
                     }
                 }
@@ -2495,12 +2549,15 @@ pub struct ApNeighbors {
 }
 impl serde::Serialize for ApNeighbors {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApNeighbors, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApNeighbors,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("status", &v.status);
             w.field("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2510,8 +2567,8 @@ impl<'de> serde::Deserialize<'de> for ApNeighbors {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApNeighbors, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApNeighbors, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApNeighbors {
                 status: f.optional("status"),
                 type_: f.optional("type"),
@@ -2520,7 +2577,7 @@ impl<'de> serde::Deserialize<'de> for ApNeighbors {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApNeighbors"))
     }
 }
@@ -2668,7 +2725,10 @@ pub struct ApPacketAction {
 }
 impl serde::Serialize for ApPacketAction {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApPacketAction, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApPacketAction,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("action", &v.action);
             w.optional("captureInterface", &v.capture_interface);
             w.optional("frameTypeFilter", &v.frame_type_filter);
@@ -2676,7 +2736,7 @@ impl serde::Serialize for ApPacketAction {
             w.optional("sessionId", &v.session_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2686,8 +2746,8 @@ impl<'de> serde::Deserialize<'de> for ApPacketAction {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApPacketAction, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApPacketAction, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApPacketAction {
                 action: f.optional("action"),
                 capture_interface: f.optional("captureInterface"),
@@ -2699,7 +2759,7 @@ impl<'de> serde::Deserialize<'de> for ApPacketAction {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApPacketAction"))
     }
 }
@@ -2975,7 +3035,7 @@ pub struct ApPackets {
 }
 impl serde::Serialize for ApPackets {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApPackets, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &ApPackets, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("errorMsg", &v.error_msg);
             w.optional("fileName", &v.file_name);
             w.optional("fileUrl", &v.file_url);
@@ -2983,7 +3043,7 @@ impl serde::Serialize for ApPackets {
             w.optional("state", &v.state);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2993,8 +3053,8 @@ impl<'de> serde::Deserialize<'de> for ApPackets {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApPackets, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApPackets, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApPackets {
                 error_msg: f.optional("errorMsg"),
                 file_name: f.optional("fileName"),
@@ -3006,7 +3066,7 @@ impl<'de> serde::Deserialize<'de> for ApPackets {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApPackets"))
     }
 }
@@ -3157,7 +3217,7 @@ pub struct ApPictures {
 }
 impl serde::Serialize for ApPictures {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApPictures, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &ApPictures, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("url", &v.url);
@@ -3165,7 +3225,7 @@ impl serde::Serialize for ApPictures {
             w.optional("updatedDate", &v.updated_date);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3175,8 +3235,8 @@ impl<'de> serde::Deserialize<'de> for ApPictures {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApPictures, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApPictures, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApPictures {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -3188,7 +3248,7 @@ impl<'de> serde::Deserialize<'de> for ApPictures {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApPictures"))
     }
 }
@@ -3313,7 +3373,10 @@ pub struct ApRfNeighbor {
 }
 impl serde::Serialize for ApRfNeighbor {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApRfNeighbor, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApRfNeighbor,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("apMac", &v.ap_mac);
             w.optional("channel24G", &v.channel24g);
             w.optional("channel5G", &v.channel5g);
@@ -3356,7 +3419,7 @@ impl serde::Serialize for ApRfNeighbor {
             w.optional("neighborSerialNumber", &v.neighbor_serial_number);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3366,8 +3429,8 @@ impl<'de> serde::Deserialize<'de> for ApRfNeighbor {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApRfNeighbor, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApRfNeighbor, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApRfNeighbor {
                 ap_mac: f.optional("apMac"),
                 channel24g: f.optional("channel24G"),
@@ -3414,7 +3477,7 @@ impl<'de> serde::Deserialize<'de> for ApRfNeighbor {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApRfNeighbor"))
     }
 }
@@ -3695,13 +3758,16 @@ pub struct ApSerialNumber {
 }
 impl serde::Serialize for ApSerialNumber {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApSerialNumber, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApSerialNumber,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("serialNumber", &v.serial_number);
             w.optional("softDeleted", &v.soft_deleted);
             w.optional("softDeletedDate", &v.soft_deleted_date);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3711,8 +3777,8 @@ impl<'de> serde::Deserialize<'de> for ApSerialNumber {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApSerialNumber, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApSerialNumber, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApSerialNumber {
                 serial_number: f.required("serialNumber")?,
                 soft_deleted: f.optional("softDeleted"),
@@ -3722,7 +3788,7 @@ impl<'de> serde::Deserialize<'de> for ApSerialNumber {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApSerialNumber"))
     }
 }
@@ -3764,11 +3830,14 @@ pub struct ApSystemCommand {
 }
 impl serde::Serialize for ApSystemCommand {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApSystemCommand, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApSystemCommand,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3778,8 +3847,8 @@ impl<'de> serde::Deserialize<'de> for ApSystemCommand {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApSystemCommand, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApSystemCommand, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApSystemCommand {
                 type_: f.optional("type"),
                 additional_fields: f.rest(),
@@ -3787,7 +3856,7 @@ impl<'de> serde::Deserialize<'de> for ApSystemCommand {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApSystemCommand"))
     }
 }
@@ -3878,14 +3947,17 @@ pub struct ApsImportResults {
 }
 impl serde::Serialize for ApsImportResults {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApsImportResults, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApsImportResults,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("downloadUrl", &v.download_url);
             w.optional("errors", &v.errors);
             w.optional("fileErrorCount", &v.file_error_count);
             w.optional("operationRequestId", &v.operation_request_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3895,8 +3967,8 @@ impl<'de> serde::Deserialize<'de> for ApsImportResults {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApsImportResults, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApsImportResults, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApsImportResults {
                 download_url: f.optional("downloadUrl"),
                 errors: f.optional("errors"),
@@ -3907,7 +3979,7 @@ impl<'de> serde::Deserialize<'de> for ApsImportResults {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApsImportResults"))
     }
 }
@@ -3989,7 +4061,10 @@ pub struct CellularStatus {
 }
 impl serde::Serialize for CellularStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &CellularStatus, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &CellularStatus,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("activeSim", &v.active_sim);
             w.optional("imei", &v.imei);
             w.optional("lteFirmware", &v.lte_firmware);
@@ -4016,7 +4091,7 @@ impl serde::Serialize for CellularStatus {
             w.optional("secondarySimStatus", &v.secondary_sim_status);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4026,8 +4101,8 @@ impl<'de> serde::Deserialize<'de> for CellularStatus {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<CellularStatus, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<CellularStatus, ruckus_one_runtime::internal::object::FieldError> {
             let value = CellularStatus {
                 active_sim: f.optional("activeSim"),
                 imei: f.optional("imei"),
@@ -4058,7 +4133,7 @@ impl<'de> serde::Deserialize<'de> for CellularStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("CellularStatus"))
     }
 }
@@ -4256,7 +4331,9 @@ impl std::fmt::Debug for CreateVenueApResponse {
             Self::WifiOperationResponseRequestIdOnly(v) => {
                 f.debug_tuple("WifiOperationResponseRequestIdOnly").field(v).finish()
             }
-            Self::Unknown(v) => ruckus_one_runtime::union::debug_unknown(f, v, &[]),
+            Self::Unknown(v) => {
+                ruckus_one_runtime::internal::union::debug_unknown(f, v, &[])
+            }
         }
     }
 }
@@ -4277,19 +4354,23 @@ impl<'de> serde::Deserialize<'de> for CreateVenueApResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = ruckus_one_runtime::union::read(deserializer)?;
-        for i in ruckus_one_runtime::union::by_fit(
+        let value = ruckus_one_runtime::internal::union::read(deserializer)?;
+        for i in ruckus_one_runtime::internal::union::by_fit(
             &value,
             &[&["requestId", "response"], &["requestId"]],
         ) {
             match i {
                 0 => {
-                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                    if let Some(v) = ruckus_one_runtime::internal::union::try_decode(
+                        &value,
+                    ) {
                         return Ok(Self::WifiEntityIdOperationResponse(v));
                     }
                 }
                 1 => {
-                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                    if let Some(v) = ruckus_one_runtime::internal::union::try_decode(
+                        &value,
+                    ) {
                         return Ok(Self::WifiOperationResponseRequestIdOnly(v));
                     }
                 }
@@ -4318,13 +4399,16 @@ pub struct FloorPosition {
 }
 impl serde::Serialize for FloorPosition {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &FloorPosition, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &FloorPosition,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("floorplanId", &v.floorplan_id);
             w.optional_number("xPercent", v.x_percent);
             w.optional_number("yPercent", v.y_percent);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4334,8 +4418,8 @@ impl<'de> serde::Deserialize<'de> for FloorPosition {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<FloorPosition, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<FloorPosition, ruckus_one_runtime::internal::object::FieldError> {
             let value = FloorPosition {
                 floorplan_id: f.optional("floorplanId"),
                 x_percent: f.optional("xPercent"),
@@ -4345,7 +4429,7 @@ impl<'de> serde::Deserialize<'de> for FloorPosition {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("FloorPosition"))
     }
 }
@@ -4393,12 +4477,15 @@ pub struct ImportError {
 }
 impl serde::Serialize for ImportError {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ImportError, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ImportError,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("code", &v.code);
             w.optional("description", &v.description);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4408,8 +4495,8 @@ impl<'de> serde::Deserialize<'de> for ImportError {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ImportError, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ImportError, ruckus_one_runtime::internal::object::FieldError> {
             let value = ImportError {
                 code: f.optional("code"),
                 description: f.optional("description"),
@@ -4418,7 +4505,7 @@ impl<'de> serde::Deserialize<'de> for ImportError {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ImportError"))
     }
 }
@@ -4459,12 +4546,15 @@ pub struct LanPortStatus {
 }
 impl serde::Serialize for LanPortStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &LanPortStatus, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &LanPortStatus,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("physicalLink", &v.physical_link);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4474,8 +4564,8 @@ impl<'de> serde::Deserialize<'de> for LanPortStatus {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<LanPortStatus, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<LanPortStatus, ruckus_one_runtime::internal::object::FieldError> {
             let value = LanPortStatus {
                 id: f.optional("id"),
                 physical_link: f.optional("physicalLink"),
@@ -4484,7 +4574,7 @@ impl<'de> serde::Deserialize<'de> for LanPortStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("LanPortStatus"))
     }
 }
@@ -4525,12 +4615,12 @@ pub struct LbsStatus {
 }
 impl serde::Serialize for LbsStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &LbsStatus, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &LbsStatus, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("managementConnected", &v.management_connected);
             w.optional("serverConnected", &v.server_connected);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4540,8 +4630,8 @@ impl<'de> serde::Deserialize<'de> for LbsStatus {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<LbsStatus, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<LbsStatus, ruckus_one_runtime::internal::object::FieldError> {
             let value = LbsStatus {
                 management_connected: f.optional("managementConnected"),
                 server_connected: f.optional("serverConnected"),
@@ -4550,7 +4640,7 @@ impl<'de> serde::Deserialize<'de> for LbsStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("LbsStatus"))
     }
 }
@@ -4592,12 +4682,15 @@ pub struct MeshLinkStatus {
 }
 impl serde::Serialize for MeshLinkStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MeshLinkStatus, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &MeshLinkStatus,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("macAddress", &v.mac_address);
             w.optional("rssi", &v.rssi);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4607,8 +4700,8 @@ impl<'de> serde::Deserialize<'de> for MeshLinkStatus {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MeshLinkStatus, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<MeshLinkStatus, ruckus_one_runtime::internal::object::FieldError> {
             let value = MeshLinkStatus {
                 mac_address: f.optional("macAddress"),
                 rssi: f.optional("rssi"),
@@ -4617,7 +4710,7 @@ impl<'de> serde::Deserialize<'de> for MeshLinkStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MeshLinkStatus"))
     }
 }
@@ -4659,12 +4752,15 @@ pub struct MeshNeighbor {
 }
 impl serde::Serialize for MeshNeighbor {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MeshNeighbor, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &MeshNeighbor,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("rssi", &v.rssi);
             w.optional("macAddress", &v.mac_address);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4674,8 +4770,8 @@ impl<'de> serde::Deserialize<'de> for MeshNeighbor {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MeshNeighbor, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<MeshNeighbor, ruckus_one_runtime::internal::object::FieldError> {
             let value = MeshNeighbor {
                 rssi: f.optional("rssi"),
                 mac_address: f.optional("macAddress"),
@@ -4684,7 +4780,7 @@ impl<'de> serde::Deserialize<'de> for MeshNeighbor {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MeshNeighbor"))
     }
 }
@@ -4726,12 +4822,15 @@ pub struct MeshRadioStatus {
 }
 impl serde::Serialize for MeshRadioStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MeshRadioStatus, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &MeshRadioStatus,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("channel", &v.channel);
             w.optional("band", &v.band);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4741,8 +4840,8 @@ impl<'de> serde::Deserialize<'de> for MeshRadioStatus {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MeshRadioStatus, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<MeshRadioStatus, ruckus_one_runtime::internal::object::FieldError> {
             let value = MeshRadioStatus {
                 channel: f.optional("channel"),
                 band: f.optional("band"),
@@ -4751,7 +4850,7 @@ impl<'de> serde::Deserialize<'de> for MeshRadioStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MeshRadioStatus"))
     }
 }
@@ -4796,7 +4895,7 @@ pub struct MeshStatus {
 }
 impl serde::Serialize for MeshStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MeshStatus, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &MeshStatus, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("neighbors", &v.neighbors);
             w.optional("hopCount", &v.hop_count);
             w.optional("uplinks", &v.uplinks);
@@ -4804,7 +4903,7 @@ impl serde::Serialize for MeshStatus {
             w.optional("radios", &v.radios);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4814,8 +4913,8 @@ impl<'de> serde::Deserialize<'de> for MeshStatus {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MeshStatus, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<MeshStatus, ruckus_one_runtime::internal::object::FieldError> {
             let value = MeshStatus {
                 neighbors: f.optional("neighbors"),
                 hop_count: f.optional("hopCount"),
@@ -4827,7 +4926,7 @@ impl<'de> serde::Deserialize<'de> for MeshStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MeshStatus"))
     }
 }
@@ -4893,7 +4992,10 @@ pub struct NetworkInformation {
 }
 impl serde::Serialize for NetworkInformation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &NetworkInformation, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &NetworkInformation,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("type", &v.type_);
             w.optional("ssid", &v.ssid);
@@ -4903,7 +5005,7 @@ impl serde::Serialize for NetworkInformation {
             w.optional("vni", &v.vni);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4913,8 +5015,11 @@ impl<'de> serde::Deserialize<'de> for NetworkInformation {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<NetworkInformation, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            NetworkInformation,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = NetworkInformation {
                 id: f.optional("id"),
                 type_: f.optional("type"),
@@ -4928,7 +5033,7 @@ impl<'de> serde::Deserialize<'de> for NetworkInformation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("NetworkInformation"))
     }
 }
@@ -5006,7 +5111,10 @@ pub struct NetworkStatus {
 }
 impl serde::Serialize for NetworkStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &NetworkStatus, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &NetworkStatus,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("ipAddress", &v.ip_address);
             w.optional("externalIpAddress", &v.external_ip_address);
             w.optional("ipAddressType", &v.ip_address_type);
@@ -5017,7 +5125,7 @@ impl serde::Serialize for NetworkStatus {
             w.optional("managementTrafficVlan", &v.management_traffic_vlan);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5027,8 +5135,8 @@ impl<'de> serde::Deserialize<'de> for NetworkStatus {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<NetworkStatus, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<NetworkStatus, ruckus_one_runtime::internal::object::FieldError> {
             let value = NetworkStatus {
                 ip_address: f.optional("ipAddress"),
                 external_ip_address: f.optional("externalIpAddress"),
@@ -5043,7 +5151,7 @@ impl<'de> serde::Deserialize<'de> for NetworkStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("NetworkStatus"))
     }
 }
@@ -5128,7 +5236,7 @@ impl serde::Serialize for QueryResponseApClientQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponseApClientQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -5139,7 +5247,7 @@ impl serde::Serialize for QueryResponseApClientQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5149,10 +5257,10 @@ impl<'de> serde::Deserialize<'de> for QueryResponseApClientQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponseApClientQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseApClientQueryData {
                 fields: f.optional("fields"),
@@ -5167,7 +5275,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseApClientQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("QueryResponseApClientQueryData"))
     }
 }
@@ -5252,7 +5360,10 @@ pub struct RadioStatus {
 }
 impl serde::Serialize for RadioStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &RadioStatus, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &RadioStatus,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("type", &v.type_);
             w.optional("channel", &v.channel);
             w.optional("band", &v.band);
@@ -5262,7 +5373,7 @@ impl serde::Serialize for RadioStatus {
             w.optional("transmitterPower", &v.transmitter_power);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5272,8 +5383,8 @@ impl<'de> serde::Deserialize<'de> for RadioStatus {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<RadioStatus, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<RadioStatus, ruckus_one_runtime::internal::object::FieldError> {
             let value = RadioStatus {
                 type_: f.optional("type"),
                 channel: f.optional("channel"),
@@ -5287,7 +5398,7 @@ impl<'de> serde::Deserialize<'de> for RadioStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("RadioStatus"))
     }
 }
@@ -5364,7 +5475,10 @@ pub struct SignalStatus {
 }
 impl serde::Serialize for SignalStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SignalStatus, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &SignalStatus,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("snr", &v.snr);
             w.optional("rssi", &v.rssi);
             w.optional("noiseFloor", &v.noise_floor);
@@ -5372,7 +5486,7 @@ impl serde::Serialize for SignalStatus {
             w.optional("healthDescription", &v.health_description);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5382,8 +5496,8 @@ impl<'de> serde::Deserialize<'de> for SignalStatus {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SignalStatus, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<SignalStatus, ruckus_one_runtime::internal::object::FieldError> {
             let value = SignalStatus {
                 snr: f.optional("snr"),
                 rssi: f.optional("rssi"),
@@ -5395,7 +5509,7 @@ impl<'de> serde::Deserialize<'de> for SignalStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SignalStatus"))
     }
 }
@@ -5464,7 +5578,7 @@ pub struct SimStatus {
 }
 impl serde::Serialize for SimStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SimStatus, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &SimStatus, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("iccid", &v.iccid);
             w.optional("imsi", &v.imsi);
             w.optional("txBytes", &v.tx_bytes);
@@ -5475,7 +5589,7 @@ impl serde::Serialize for SimStatus {
             w.optional("switchCount", &v.switch_count);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5485,8 +5599,8 @@ impl<'de> serde::Deserialize<'de> for SimStatus {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SimStatus, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<SimStatus, ruckus_one_runtime::internal::object::FieldError> {
             let value = SimStatus {
                 iccid: f.optional("iccid"),
                 imsi: f.optional("imsi"),
@@ -5501,7 +5615,7 @@ impl<'de> serde::Deserialize<'de> for SimStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SimStatus"))
     }
 }
@@ -5582,7 +5696,10 @@ pub struct TrafficStatus {
 }
 impl serde::Serialize for TrafficStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &TrafficStatus, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &TrafficStatus,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("trafficToClient", &v.traffic_to_client);
             w.optional("trafficFromClient", &v.traffic_from_client);
             w.optional("packetsToClient", &v.packets_to_client);
@@ -5591,7 +5708,7 @@ impl serde::Serialize for TrafficStatus {
             w.optional("totalTraffic", &v.total_traffic);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5601,8 +5718,8 @@ impl<'de> serde::Deserialize<'de> for TrafficStatus {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<TrafficStatus, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<TrafficStatus, ruckus_one_runtime::internal::object::FieldError> {
             let value = TrafficStatus {
                 traffic_to_client: f.optional("trafficToClient"),
                 traffic_from_client: f.optional("trafficFromClient"),
@@ -5615,7 +5732,7 @@ impl<'de> serde::Deserialize<'de> for TrafficStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("TrafficStatus"))
     }
 }
@@ -5685,7 +5802,7 @@ impl serde::Serialize for VenueApAvailableLteBands {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApAvailableLteBands,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("band3G", &v.band3g);
             w.optional("band4G", &v.band4g);
@@ -5693,7 +5810,7 @@ impl serde::Serialize for VenueApAvailableLteBands {
             w.field("region", &v.region);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5703,8 +5820,11 @@ impl<'de> serde::Deserialize<'de> for VenueApAvailableLteBands {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueApAvailableLteBands, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            VenueApAvailableLteBands,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = VenueApAvailableLteBands {
                 band3g: f.optional("band3G"),
                 band4g: f.optional("band4G"),
@@ -5715,7 +5835,7 @@ impl<'de> serde::Deserialize<'de> for VenueApAvailableLteBands {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApAvailableLteBands"))
     }
 }
@@ -5825,7 +5945,7 @@ pub struct VenueApRow {
 }
 impl serde::Serialize for VenueApRow {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VenueApRow, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &VenueApRow, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("serialNumber", &v.serial_number);
             w.optional("name", &v.name);
             w.optional("apGroupId", &v.ap_group_id);
@@ -5868,7 +5988,7 @@ impl serde::Serialize for VenueApRow {
             w.optional("venueName", &v.venue_name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5878,8 +5998,8 @@ impl<'de> serde::Deserialize<'de> for VenueApRow {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueApRow, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<VenueApRow, ruckus_one_runtime::internal::object::FieldError> {
             let value = VenueApRow {
                 serial_number: f.optional("serialNumber"),
                 name: f.optional("name"),
@@ -5926,7 +6046,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRow {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApRow"))
     }
 }
@@ -6266,12 +6386,15 @@ pub struct VenueInformation {
 }
 impl serde::Serialize for VenueInformation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VenueInformation, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &VenueInformation,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6281,8 +6404,8 @@ impl<'de> serde::Deserialize<'de> for VenueInformation {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueInformation, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<VenueInformation, ruckus_one_runtime::internal::object::FieldError> {
             let value = VenueInformation {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -6291,7 +6414,7 @@ impl<'de> serde::Deserialize<'de> for VenueInformation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueInformation"))
     }
 }
@@ -6335,7 +6458,10 @@ pub struct WifiCallingStatus {
 }
 impl serde::Serialize for WifiCallingStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &WifiCallingStatus, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &WifiCallingStatus,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("carrierName", &v.carrier_name);
             w.optional("qosPriority", &v.qos_priority);
             w.optional("trafficFromClient", &v.traffic_from_client);
@@ -6343,7 +6469,7 @@ impl serde::Serialize for WifiCallingStatus {
             w.optional("totalTraffic", &v.total_traffic);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6353,8 +6479,11 @@ impl<'de> serde::Deserialize<'de> for WifiCallingStatus {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<WifiCallingStatus, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            WifiCallingStatus,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = WifiCallingStatus {
                 carrier_name: f.optional("carrierName"),
                 qos_priority: f.optional("qosPriority"),
@@ -6366,7 +6495,7 @@ impl<'de> serde::Deserialize<'de> for WifiCallingStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("WifiCallingStatus"))
     }
 }
@@ -6429,7 +6558,10 @@ pub struct WifiDhcpClientLease {
 }
 impl serde::Serialize for WifiDhcpClientLease {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &WifiDhcpClientLease, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &WifiDhcpClientLease,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("dhcpPoolName", &v.dhcp_pool_name);
             w.optional("hostname", &v.hostname);
             w.optional("ipAddress", &v.ip_address);
@@ -6438,7 +6570,7 @@ impl serde::Serialize for WifiDhcpClientLease {
             w.optional("status", &v.status);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6448,8 +6580,11 @@ impl<'de> serde::Deserialize<'de> for WifiDhcpClientLease {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<WifiDhcpClientLease, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            WifiDhcpClientLease,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = WifiDhcpClientLease {
                 dhcp_pool_name: f.optional("dhcpPoolName"),
                 hostname: f.optional("hostname"),
@@ -6462,7 +6597,7 @@ impl<'de> serde::Deserialize<'de> for WifiDhcpClientLease {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("WifiDhcpClientLease"))
     }
 }
@@ -6526,11 +6661,14 @@ pub struct WifiDhcpClientLeases {
 }
 impl serde::Serialize for WifiDhcpClientLeases {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &WifiDhcpClientLeases, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &WifiDhcpClientLeases,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("wifiDhcpClientLeases", &v.wifi_dhcp_client_leases);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6540,8 +6678,11 @@ impl<'de> serde::Deserialize<'de> for WifiDhcpClientLeases {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<WifiDhcpClientLeases, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            WifiDhcpClientLeases,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = WifiDhcpClientLeases {
                 wifi_dhcp_client_leases: f.optional("wifiDhcpClientLeases"),
                 additional_fields: f.rest(),
@@ -6549,7 +6690,7 @@ impl<'de> serde::Deserialize<'de> for WifiDhcpClientLeases {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("WifiDhcpClientLeases"))
     }
 }
